@@ -1,0 +1,105 @@
+package io.snowid;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An ID split into its fields by a {@link Layout}: the instant it carries, the raw time value, the
+ * node fields by name (and {@code clockback}, when the layout has it) and the sequence.
+ */
+public final class DecodedId {
+  private final long id;
+  private final Layout layout;
+  private final long time;
+  private final long sequence;
+  private final Map<String, Long> fields;
+
+  DecodedId(long id, Layout layout) {
+    this.id = id;
+    this.layout = layout;
+    this.time = layout.timeField().extract(id);
+    this.sequence = layout.sequenceField().extract(id);
+    Map<String, Long> map = new LinkedHashMap<>();
+    for (Layout.Field f : layout.fields()) {
+      if (f.isNode() || f.name().equals(Layout.CLOCKBACK)) {
+        map.put(f.name(), f.extract(id));
+      }
+    }
+    this.fields = Collections.unmodifiableMap(map);
+  }
+
+  /** The ID itself; for a 64-bit layout read it with {@link Long#toUnsignedString(long)}. */
+  public long id() {
+    return id;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  /** The instant of the start of the time unit the ID was issued in. */
+  public Instant instant() {
+    return Instant.ofEpochMilli(timestampMillis());
+  }
+
+  /** Unix milliseconds of {@link #instant()}. */
+  public long timestampMillis() {
+    return layout.epochMillis() + time * layout.unitMillis();
+  }
+
+  /** The raw value of the time field: units since the layout's epoch. */
+  public long time() {
+    return time;
+  }
+
+  public long sequence() {
+    return sequence;
+  }
+
+  /** Node fields (and {@code clockback}) by name, most significant first. */
+  public Map<String, Long> fields() {
+    return fields;
+  }
+
+  /**
+   * The value of any field by name, including {@code time} and {@code sequence}.
+   *
+   * @throws InvalidSettingException if the layout has no such field
+   */
+  public long field(String name) {
+    return layout
+        .field(name)
+        .map(f -> f.extract(id))
+        .orElseThrow(() -> new InvalidSettingException("field", name, "one of " + names()));
+  }
+
+  private String names() {
+    StringBuilder sb = new StringBuilder();
+    for (Layout.Field f : layout.fields()) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(f.name());
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DecodedId d && d.id == id && d.layout.equals(layout);
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(id) * 31 + layout.hashCode();
+  }
+
+  /** For example {@code 1541815603606036480 = 2022-08-28T17:16:59.380Z worker=1 sequence=0}. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(layout.totalBits() == 64 ? Long.toUnsignedString(id) : Long.toString(id));
+    sb.append(" = ").append(instant());
+    fields.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+    return sb.append(" sequence=").append(sequence).toString();
+  }
+}

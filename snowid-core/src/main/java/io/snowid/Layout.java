@@ -1,0 +1,280 @@
+package io.snowid;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The bit layout of an ID: which fields it has, how wide each is, where it sits, and what the time
+ * field counts from (the epoch) and in which unit. Immutable and thread-safe.
+ *
+ * <p>A layout is written as a spec string, fields from the most significant bit down, then the
+ * options: {@code
+ * time=41,datacenter=5,worker=5,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms}. {@code time}
+ * and {@code sequence} are required, {@code clockback} is the optional clock-step counter, any
+ * other name is a node field. {@link #spec()} prints the canonical form, which {@link #parse} reads
+ * back to an equal layout.
+ *
+ * <p>Fields total at most 63 bits, so that every ID is a positive {@code long}; 64 bits are
+ * accepted when {@code time} is the top field (Discord, Instagram): such a layout decodes IDs as
+ * unsigned and generates only while the top bit stays clear, which {@link #lastInstant()} accounts
+ * for.
+ */
+public final class Layout {
+
+  /** One bit field of a layout. {@code shift} is the position of its least significant bit. */
+  public record Field(String name, int bits, int shift) {
+    /** The largest value the field holds. */
+    public long max() {
+      return (1L << bits) - 1;
+    }
+
+    /** Whether this is a node field (neither time, sequence nor clockback). */
+    public boolean isNode() {
+      return !name.equals(TIME) && !name.equals(SEQUENCE) && !name.equals(CLOCKBACK);
+    }
+
+    long extract(long id) {
+      return (id >>> shift) & max();
+    }
+  }
+
+  static final String TIME = "time";
+  static final String SEQUENCE = "sequence";
+  static final String CLOCKBACK = "clockback";
+
+  private final List<Field> fields;
+  private final Map<String, Field> byName;
+  private final long epochMillis;
+  private final long unitMillis;
+  private final int totalBits;
+  private final long maxTime;
+  private final String spec;
+
+  Layout(List<Field> fields, long epochMillis, long unitMillis) {
+    this.fields = List.copyOf(fields);
+    Map<String, Field> map = new LinkedHashMap<>();
+    int bits = 0;
+    for (Field f : fields) {
+      map.put(f.name(), f);
+      bits += f.bits();
+    }
+    this.byName = Collections.unmodifiableMap(map);
+    this.epochMillis = epochMillis;
+    this.unitMillis = unitMillis;
+    this.totalBits = bits;
+    Field time = map.get(TIME);
+    // With 64 bits the time field owns the sign bit: generation stops before setting it.
+    this.maxTime = bits == 64 ? time.max() >>> 1 : time.max();
+    this.spec = LayoutSpec.print(this);
+  }
+
+  /**
+   * Reads a spec string.
+   *
+   * @throws InvalidSettingException naming the part of the spec that is wrong and what is allowed
+   */
+  public static Layout parse(String spec) {
+    return LayoutSpec.parse(spec);
+  }
+
+  /**
+   * A named layout: {@code twitter}, {@code westid}, {@code discord}, {@code instagram}, {@code
+   * sonyflake}, {@code baidu}, {@code js53}, {@code int32}. A string containing {@code =} is parsed
+   * as a spec instead, so that every option that takes a layout accepts both.
+   *
+   * @throws InvalidSettingException for an unknown name, listing the known ones
+   */
+  public static Layout preset(String name) {
+    if (name.indexOf('=') >= 0) {
+      return parse(name);
+    }
+    return Presets.get(name);
+  }
+
+  /** Names of the presets, in the order of {@link #preset}. */
+  public static List<String> presetNames() {
+    return Presets.names();
+  }
+
+  /** Twitter's layout, snowid's default: 41 bits of milliseconds since 2010-11-04T01:42:54.657Z. */
+  public static Layout twitter() {
+    return Presets.get("twitter");
+  }
+
+  /** Bit fields, most significant first. */
+  public List<Field> fields() {
+    return fields;
+  }
+
+  /** The field of that name, if the layout has one. */
+  public Optional<Field> field(String name) {
+    return Optional.ofNullable(byName.get(name));
+  }
+
+  /** Node fields, most significant first. */
+  public List<Field> nodeFields() {
+    List<Field> out = new ArrayList<>();
+    for (Field f : fields) {
+      if (f.isNode()) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  public Field timeField() {
+    return byName.get(TIME);
+  }
+
+  public Field sequenceField() {
+    return byName.get(SEQUENCE);
+  }
+
+  public Optional<Field> clockbackField() {
+    return field(CLOCKBACK);
+  }
+
+  /** Sum of the field widths: at most 63, or 64 for an unsigned layout. */
+  public int totalBits() {
+    return totalBits;
+  }
+
+  public Instant epoch() {
+    return Instant.ofEpochMilli(epochMillis);
+  }
+
+  public long epochMillis() {
+    return epochMillis;
+  }
+
+  /** The length of one step of the time field. */
+  public Duration unit() {
+    return Duration.ofMillis(unitMillis);
+  }
+
+  public long unitMillis() {
+    return unitMillis;
+  }
+
+  /** The largest time-field value this layout generates (less than the field max when 64 bits). */
+  public long maxTime() {
+    return maxTime;
+  }
+
+  /** The last instant an ID of this layout can carry: the last millisecond of its last tick. */
+  public Instant lastInstant() {
+    return Instant.ofEpochMilli(epochMillis + (maxTime + 1) * unitMillis - 1);
+  }
+
+  /** Time left from {@code now} until after {@link #lastInstant()}; zero or negative once over. */
+  public Duration remainingLifetime(Instant now) {
+    return Duration.between(now, lastInstant().plusMillis(1));
+  }
+
+  /** How many distinct node ids the node fields hold together. */
+  public long nodeCount() {
+    int bits = 0;
+    for (Field f : nodeFields()) {
+      bits += f.bits();
+    }
+    return 1L << bits;
+  }
+
+  /** IDs one node can issue per time unit. */
+  public long sequenceCapacity() {
+    return sequenceField().max() + 1;
+  }
+
+  /** IDs one node can issue per second at most (sequence capacity × units per second). */
+  public double idsPerSecondPerNode() {
+    return sequenceCapacity() * 1000.0 / unitMillis;
+  }
+
+  /**
+   * Composes an ID from one value per field, in the order of {@link #fields()}.
+   *
+   * @throws InvalidSettingException if the count is wrong or a value is outside its field
+   */
+  public long compose(long... values) {
+    if (values.length != fields.size()) {
+      throw new InvalidSettingException(
+          "values", values.length + " values", fields.size() + " values, one per field of " + spec);
+    }
+    long id = 0;
+    for (int i = 0; i < values.length; i++) {
+      Field f = fields.get(i);
+      long v = values[i];
+      long max = f.name().equals(TIME) ? maxTime : f.max();
+      if (v < 0 || v > max) {
+        throw new InvalidSettingException(f.name(), v, "0.." + max);
+      }
+      id |= v << f.shift();
+    }
+    return id;
+  }
+
+  /**
+   * Composes an ID from field values by name; every field must be given.
+   *
+   * @throws InvalidSettingException if a field is missing, unknown or out of range
+   */
+  public long compose(Map<String, Long> values) {
+    for (String name : values.keySet()) {
+      if (!byName.containsKey(name)) {
+        throw new InvalidSettingException(name, values.get(name), "a field of " + spec);
+      }
+    }
+    long[] ordered = new long[fields.size()];
+    for (int i = 0; i < ordered.length; i++) {
+      Long v = values.get(fields.get(i).name());
+      if (v == null) {
+        throw new InvalidSettingException(fields.get(i).name(), "missing", "a value");
+      }
+      ordered[i] = v;
+    }
+    return compose(ordered);
+  }
+
+  /**
+   * Splits an ID into its fields. A layout of 63 or fewer bits rejects negative IDs and IDs with
+   * bits above its width; a 64-bit layout reads the ID as unsigned.
+   *
+   * @throws InvalidIdException if the ID cannot belong to this layout
+   */
+  public DecodedId decode(long id) {
+    if (totalBits < 64 && (id >>> totalBits) != 0) {
+      throw new InvalidIdException(
+          Long.toString(id),
+          id < 0
+              ? "negative, but layout " + spec + " issues only positive IDs"
+              : "wider than the " + totalBits + " bits of layout " + spec);
+    }
+    return new DecodedId(id, this);
+  }
+
+  /** The canonical spec string. */
+  public String spec() {
+    return spec;
+  }
+
+  @Override
+  public String toString() {
+    return spec;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Layout other && other.spec.equals(spec);
+  }
+
+  @Override
+  public int hashCode() {
+    return spec.hashCode();
+  }
+}

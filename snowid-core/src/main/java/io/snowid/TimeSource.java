@@ -1,0 +1,43 @@
+package io.snowid;
+
+/**
+ * The time a generator stamps into its IDs, in Unix milliseconds, and the way to wait for it.
+ *
+ * <p>{@link #monotonic()}, the default, reads the wall clock once and then advances by {@link
+ * System#nanoTime()}: an NTP step backwards cannot make it go back, so the generator neither stalls
+ * nor fails; it follows the wall clock forward when the wall clock gets ahead. {@link #wallClock()}
+ * reads {@link System#currentTimeMillis()} on every call, for deployments that want IDs to follow
+ * every correction of the wall clock; its steps backwards are handled by the generator's {@link
+ * ClockPolicy}.
+ */
+public interface TimeSource {
+  /** The current time in Unix milliseconds. */
+  long millis();
+
+  /**
+   * Blocks, by parking, until {@link #millis()} reads at least {@code target}, and returns that
+   * reading. An interrupt does not end the wait early (the ID would carry a future time); the
+   * interrupt flag is set again before returning.
+   */
+  long awaitMillis(long target);
+
+  /** Wall clock at the first read, then {@link System#nanoTime()} elapsed; never goes back. */
+  static TimeSource monotonic() {
+    return new MonotonicTimeSource(Ticker.system());
+  }
+
+  /** As {@link #monotonic()}, on the given clocks. */
+  static TimeSource monotonic(Ticker ticker) {
+    return new MonotonicTimeSource(ticker);
+  }
+
+  /** The wall clock, read on every call. */
+  static TimeSource wallClock() {
+    return new WallTimeSource(Ticker.system());
+  }
+
+  /** The wall clock of the given clocks, read on every call. */
+  static TimeSource wallClock(Ticker ticker) {
+    return new WallTimeSource(ticker);
+  }
+}

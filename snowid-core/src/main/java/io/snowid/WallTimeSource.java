@@ -1,0 +1,34 @@
+package io.snowid;
+
+/** The wall clock, read on every call. */
+final class WallTimeSource implements TimeSource {
+  private final Ticker ticker;
+
+  WallTimeSource(Ticker ticker) {
+    this.ticker = ticker;
+  }
+
+  @Override
+  public long millis() {
+    return ticker.wallMillis();
+  }
+
+  @Override
+  public long awaitMillis(long target) {
+    boolean interrupted = false;
+    long now;
+    while ((now = millis()) < target) {
+      ticker.parkNanos((target - now) * 1_000_000L);
+      interrupted |= Thread.interrupted();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return now;
+  }
+
+  @Override
+  public String toString() {
+    return "wall-clock";
+  }
+}

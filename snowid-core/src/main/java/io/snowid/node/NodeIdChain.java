@@ -1,0 +1,130 @@
+package io.snowid.node;
+
+import io.snowid.InvalidSettingException;
+import io.snowid.Layout;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.StringJoiner;
+
+/**
+ * Resolves the node field values of a layout from an ordered list of {@link NodeIdSource}s: each
+ * field takes its value from the first source that has one. {@link #standard()} is the order of
+ * DESIGN §3: explicit → system properties → environment → {@link ServiceLoader} providers →
+ * StatefulSet ordinal → IPv4 low bits. The choice is logged (logger {@code io.snowid.node}) with
+ * the source of every value and what was tried before it; the IPv4 fallback logs a WARN.
+ */
+public final class NodeIdChain {
+  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+
+  private final List<NodeIdSource> sources;
+
+  private NodeIdChain(List<NodeIdSource> sources) {
+    this.sources = List.copyOf(sources);
+  }
+
+  /** The standard order, reading this JVM's properties, environment and network. */
+  public static NodeIdChain standard() {
+    return standard(System.getenv());
+  }
+
+  static NodeIdChain standard(Map<String, String> env) {
+    List<NodeIdSource> list = new ArrayList<>();
+    list.add(PropertySource.systemProperties());
+    list.add(PropertySource.environment(env));
+    for (NodeIdSource provided : ServiceLoader.load(NodeIdSource.class)) {
+      list.add(provided);
+    }
+    list.add(new StatefulSetSource(env));
+    list.add(Ipv4Source.ofHost());
+    return new NodeIdChain(list);
+  }
+
+  /** A chain of exactly these sources, in this order. */
+  public static NodeIdChain of(List<NodeIdSource> sources) {
+    return new NodeIdChain(sources);
+  }
+
+  /** The sources, in the order they are tried. */
+  public List<NodeIdSource> sources() {
+    return sources;
+  }
+
+  /**
+   * Values for every node field of the layout: {@code explicit} ones first, then the sources.
+   *
+   * @throws NodeIdUnavailableException if some field has no value from any source
+   * @throws InvalidSettingException if an explicit value or a source's value is out of range
+   */
+  public Map<String, Long> resolve(Layout layout, Map<String, Long> explicit) {
+    Map<String, Long> values = new LinkedHashMap<>();
+    Map<String, String> origin = new LinkedHashMap<>();
+    Map<String, StringJoiner> tried = new LinkedHashMap<>();
+    for (Layout.Field f : layout.nodeFields()) {
+      tried.put(f.name(), new StringJoiner("; "));
+      Long v = explicit.get(f.name());
+      if (v != null) {
+        if (v < 0 || v > f.max()) {
+          throw new InvalidSettingException(f.name(), v, "0.." + f.max());
+        }
+        values.put(f.name(), v);
+        origin.put(f.name(), "explicit");
+      } else {
+        tried.get(f.name()).add("not explicit");
+      }
+    }
+    for (NodeIdSource source : sources) {
+      List<Layout.Field> wanted = new ArrayList<>();
+      for (Layout.Field f : layout.nodeFields()) {
+        if (!values.containsKey(f.name())) {
+          wanted.add(f);
+        }
+      }
+      if (wanted.isEmpty()) {
+        break;
+      }
+      Map<String, Long> found = source.resolve(layout, wanted);
+      for (Layout.Field f : wanted) {
+        Long v = found.get(f.name());
+        if (v == null) {
+          tried.get(f.name()).add(source.lookedAt(f) + " not set");
+        } else {
+          values.put(f.name(), v);
+          origin.put(f.name(), source.lookedAt(f));
+        }
+      }
+      if (source instanceof Ipv4Source && !found.isEmpty()) {
+        LOG.log(
+            Level.WARNING,
+            "node id "
+                + found
+                + " taken from the low bits of this host's IPv4 address: hosts whose addresses"
+                + " share those bits, and processes on this host, get the same id and issue"
+                + " duplicate IDs. Set snowid.worker-id / SNOWID_WORKER_ID or use a lease"
+                + " coordinator (file:, redis://, jdbc:).");
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (Layout.Field f : layout.nodeFields()) {
+      if (!values.containsKey(f.name())) {
+        missing.add(f.name() + " (tried: " + tried.get(f.name()) + ")");
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new NodeIdUnavailableException("no value for node field(s) " + missing);
+    }
+    for (Map.Entry<String, Long> e : values.entrySet()) {
+      LOG.log(
+          Level.INFO,
+          "node field {0} = {1} from {2} (before it: {3})",
+          e.getKey(),
+          e.getValue(),
+          origin.get(e.getKey()),
+          tried.get(e.getKey()).length() == 0 ? "nothing" : tried.get(e.getKey()).toString());
+    }
+    return values;
+  }
+}

@@ -1,0 +1,124 @@
+package io.snowid.testkit;
+
+import io.snowid.Ticker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link Ticker} that moves only when told: {@link #advance} moves both clocks, {@link #stepBack}
+ * and {@link #set} move only the wall clock (an NTP step), {@link #autoAdvance} lets every read
+ * move time on, and a park (a generator waiting for its next time unit) passes its time at once
+ * instead of sleeping. Thread-safe.
+ */
+public final class ManualClock implements Ticker {
+  private final AtomicLong wallNanos;
+  private final AtomicLong monoNanos = new AtomicLong(1_000_000_000L);
+  private final AtomicLong perRead = new AtomicLong();
+  private final AtomicLong parks = new AtomicLong();
+  private final AtomicLong parkedNanos = new AtomicLong();
+
+  private ManualClock(Instant start) {
+    this.wallNanos = new AtomicLong(start.getEpochSecond() * 1_000_000_000L + start.getNano());
+  }
+
+  /** A frozen clock whose wall clock reads {@code start}. */
+  public static ManualClock at(Instant start) {
+    return new ManualClock(start);
+  }
+
+  /** A frozen clock at 2025-01-01T00:00:00Z. */
+  public static ManualClock create() {
+    return at(Instant.parse("2025-01-01T00:00:00Z"));
+  }
+
+  @Override
+  public long wallMillis() {
+    return Math.floorDiv(wallNanos.addAndGet(tick()), 1_000_000L);
+  }
+
+  @Override
+  public long nanoTime() {
+    long step = tick();
+    wallNanos.addAndGet(step);
+    return monoNanos.addAndGet(step);
+  }
+
+  /** Passes the requested time at once (both clocks) instead of sleeping. */
+  @Override
+  public void parkNanos(long nanos) {
+    parks.incrementAndGet();
+    long n = Math.max(nanos, 1);
+    parkedNanos.addAndGet(n);
+    advanceNanos(n);
+  }
+
+  private long tick() {
+    long step = perRead.get();
+    if (step != 0) {
+      monoNanos.addAndGet(step);
+    }
+    return step;
+  }
+
+  /** Moves both clocks forward. */
+  public ManualClock advance(Duration d) {
+    requireNonNegative(d);
+    advanceNanos(d.toNanos());
+    return this;
+  }
+
+  private void advanceNanos(long n) {
+    monoNanos.addAndGet(n);
+    wallNanos.addAndGet(n);
+  }
+
+  /** Steps the wall clock back (the monotonic clock is untouched), as an NTP step would. */
+  public ManualClock stepBack(Duration d) {
+    requireNonNegative(d);
+    wallNanos.addAndGet(-d.toNanos());
+    return this;
+  }
+
+  /** Sets the wall clock, in either direction; the monotonic clock is untouched. */
+  public ManualClock set(Instant wall) {
+    wallNanos.set(wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
+    return this;
+  }
+
+  /** Every read of either clock first moves both clocks by {@code perRead}. */
+  public ManualClock autoAdvance(Duration perReadStep) {
+    requireNonNegative(perReadStep);
+    perRead.set(perReadStep.toNanos());
+    return this;
+  }
+
+  /** Stops {@link #autoAdvance}: time moves only when told again. */
+  public ManualClock freeze() {
+    perRead.set(0);
+    return this;
+  }
+
+  /** The wall clock now, without moving it. */
+  public Instant wallInstant() {
+    long n = wallNanos.get();
+    return Instant.ofEpochSecond(
+        Math.floorDiv(n, 1_000_000_000L), Math.floorMod(n, 1_000_000_000L));
+  }
+
+  /** How many times a caller parked on this clock. */
+  public long parks() {
+    return parks.get();
+  }
+
+  /** The total time callers parked, which passed at once. */
+  public Duration parked() {
+    return Duration.ofNanos(parkedNanos.get());
+  }
+
+  private static void requireNonNegative(Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("duration must not be negative: " + d);
+    }
+  }
+}
