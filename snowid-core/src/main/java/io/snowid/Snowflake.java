@@ -231,7 +231,7 @@ public final class Snowflake implements IdGenerator {
         return null; // the source did not go back: the sequence is spent, wait for it
       }
       clockSteps.increment();
-      long lastMillis = epochMillis + (t - 1) * unitMillis;
+      long lastMillis = epochMillis + ((s >>> seqBits) & tickMask) * unitMillis;
       long nowMillis = epochMillis + reread * unitMillis;
       switch (policy) {
         case FAIL:
