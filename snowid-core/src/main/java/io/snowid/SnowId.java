@@ -1,14 +1,17 @@
 package io.snowid;
 
-import io.snowid.node.NodeIdChain;
-import java.util.Map;
+import io.snowid.node.LeaseCoordinators;
 
 /**
  * Zero-configuration access to one process-wide generator: {@code long id = SnowId.next();}.
  *
  * <p>The generator is built on first use with the layout named by the system property {@code
  * snowid.layout} or the environment variable {@code SNOWID_LAYOUT} (a preset or a spec; default
- * {@code twitter}) and node field values from {@link NodeIdChain#standard()}.
+ * {@code twitter}), and node values from {@code snowid.node} / {@code SNOWID_NODE} (see {@link
+ * Snowflake.Builder#nodeSource}; default: the {@code worker} field leased from this host's lease
+ * directory {@link LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share it,
+ * the other node fields from {@link io.snowid.node.NodeIdChain#standard()}). The lease is released
+ * when the JVM exits.
  */
 public final class SnowId {
   private SnowId() {}
@@ -17,12 +20,18 @@ public final class SnowId {
     static final Snowflake GENERATOR = build();
 
     private static Snowflake build() {
-      String layout = System.getProperty("snowid.layout", System.getenv("SNOWID_LAYOUT"));
-      Layout l = layout == null || layout.isBlank() ? Layout.twitter() : Layout.preset(layout);
+      String layout = setting("snowid.layout", "SNOWID_LAYOUT");
+      String node = setting("snowid.node", "SNOWID_NODE");
+      Layout l = layout == null ? Layout.twitter() : Layout.preset(layout);
       return Snowflake.builder()
           .layout(l)
-          .node(NodeIdChain.standard().resolve(l, Map.of()))
+          .nodeSource(node == null ? LeaseCoordinators.DEFAULT_FILE_URI : node)
           .build();
+    }
+
+    private static String setting(String property, String env) {
+      String v = System.getProperty(property, System.getenv(env));
+      return v == null || v.isBlank() ? null : v.trim();
     }
   }
 

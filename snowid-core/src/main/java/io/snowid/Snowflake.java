@@ -1,5 +1,10 @@
 package io.snowid;
 
+import io.snowid.node.LeaseLostException;
+import io.snowid.node.NodeGrant;
+import io.snowid.node.NodeIdChain;
+import io.snowid.node.NodeLease;
+import io.snowid.node.NodeStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -29,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Uniqueness across generators needs distinct node field values per live generator: the {@code
  * io.snowid.node} package hands them out safely.
  */
-public final class Snowflake implements IdGenerator {
+public final class Snowflake implements IdGenerator, AutoCloseable {
   /*
    * Design.
    *
@@ -76,7 +81,9 @@ public final class Snowflake implements IdGenerator {
   private final Layout layout;
   private final TimeSource time;
   private final ClockPolicy policy;
-  private final Map<String, Long> node;
+  private final NodeLease lease;
+  private final boolean ownsLease;
+  private final String nodeSource;
   private final long epochMillis;
   private final long unitMillis;
   private final long lead;
@@ -89,7 +96,6 @@ public final class Snowflake implements IdGenerator {
   private final int cbShift;
   private final long cbStateMask;
   private final long cbMax;
-  private final long nodeBits;
   private final int idTimeShift;
   private final int idSeqShift;
   private final int idCbShift;
@@ -104,11 +110,30 @@ public final class Snowflake implements IdGenerator {
   @SuppressWarnings("unused") // accessed through HIGH
   private volatile long high;
 
-  private Snowflake(Builder b, long startTick) {
+  /** The node values in force and the last tick they may be used for; replaced, never mutated. */
+  private volatile Binding bound;
+
+  private static final class Binding {
+    final NodeGrant grant;
+    final long nodeBits;
+    final long limitTick; // IDs carry ticks <= limitTick: min(layout's last, lease deadline)
+    final String fencedReason;
+
+    Binding(NodeGrant grant, long nodeBits, long limitTick, String fencedReason) {
+      this.grant = grant;
+      this.nodeBits = nodeBits;
+      this.limitTick = limitTick;
+      this.fencedReason = fencedReason;
+    }
+  }
+
+  private Snowflake(Builder b, long startAfterMillis) {
     this.layout = b.layout;
     this.time = b.time;
     this.policy = b.policy;
-    this.node = Map.copyOf(b.node);
+    this.lease = b.lease;
+    this.ownsLease = b.ownsLease;
+    this.nodeSource = b.nodeSource;
     this.epochMillis = layout.epochMillis();
     this.unitMillis = layout.unitMillis();
     this.lead = b.leadTicks;
@@ -125,15 +150,66 @@ public final class Snowflake implements IdGenerator {
     this.idTimeShift = layout.timeField().shift();
     this.idSeqShift = seq.shift();
     this.idCbShift = layout.clockbackField().map(Layout.Field::shift).orElse(0);
-    long bits = 0;
-    for (Layout.Field f : layout.nodeFields()) {
-      bits |= node.get(f.name()) << f.shift();
-    }
-    this.nodeBits = bits;
     this.spreadMask = seqMask >>> 1;
-    // (0, 0) is never issued; with a high-water mark the first position is (startTick + 1, 0).
-    this.state = startTick < 0 ? 0 : (startTick << seqBits) | seqMask;
+    this.state = 0; // (0, 0) is never issued
     this.high = -1; // no reading of the source seen yet
+    this.builderStartAfter = startAfterMillis;
+    if (lease == null) {
+      bind(NodeGrant.permanent(b.node, nodeSource));
+    } else {
+      lease.attach(this::bind, this::lastReservedMillis);
+    }
+  }
+
+  private final long builderStartAfter;
+
+  /**
+   * Takes a new grant. A renewal only moves the deadline. A new acquisition fences, moves the
+   * position past every tick issued so far and past the grant's high-water mark, then binds: so IDs
+   * under new node values are greater than all before and after the previous holder's.
+   */
+  private void bind(NodeGrant grant) {
+    synchronized (slowPath) {
+      long bits = 0;
+      String problem = null;
+      for (Layout.Field f : layout.nodeFields()) {
+        Long v = grant.values().get(f.name());
+        if (v == null || v < 0 || v > f.max()) {
+          problem = "grant " + grant.values() + " does not fit node field " + f;
+          break;
+        }
+        bits |= v << f.shift();
+      }
+      long deadline = grant.validUntilMillis();
+      long limit =
+          deadline == Long.MAX_VALUE
+              ? maxTick
+              : Math.min(maxTick, Math.floorDiv(deadline - epochMillis - 1, unitMillis));
+      Binding current = bound;
+      boolean renewal =
+          current != null
+              && current.grant.acquisition() == grant.acquisition()
+              && current.grant.values().equals(grant.values());
+      if (!renewal) {
+        bound = new Binding(grant, bits, -1, "binding new node values " + grant.values());
+        long startAfter = Math.max(grant.startAfterMillis(), builderStartAfter);
+        long hwTick =
+            startAfter == Long.MIN_VALUE ? -1 : Math.floorDiv(startAfter - epochMillis, unitMillis);
+        for (; ; ) {
+          long s = state;
+          long target = Math.max((s >>> seqBits) & tickMask, hwTick);
+          long moved = (s & cbStateMask) | (Math.max(target, 0) << seqBits) | seqMask;
+          if (moved == s || STATE.compareAndSet(this, s, moved)) {
+            break;
+          }
+        }
+      }
+      bound = new Binding(grant, bits, problem == null ? limit : -1, problem);
+    }
+  }
+
+  private long lastReservedMillis() {
+    return epochMillis + ((state >>> seqBits) & tickMask) * unitMillis;
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */
@@ -145,6 +221,7 @@ public final class Snowflake implements IdGenerator {
   public long nextId() {
     long now = ticks();
     for (; ; ) {
+      Binding b = bound;
       long s = state;
       long next = s + 1;
       long t = (next >>> seqBits) & tickMask;
@@ -153,33 +230,35 @@ public final class Snowflake implements IdGenerator {
         next = (s & cbStateMask) | (now << seqBits) | spread();
         t = now;
       }
-      if (t > now + lead || t > maxTick) {
-        return compose(reserve(1));
+      if (t > now + lead || t > b.limitTick) {
+        return reserve(1, null);
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {
           raiseHigh(next);
         }
-        return compose(next);
+        if (bound == b) { // else new node values were bound meanwhile: skip the position
+          return compose(b.nodeBits, next);
+        }
       }
     }
   }
 
   @Override
   public void nextIds(long[] into) {
-    if (into.length == 0) {
-      return;
-    }
-    long first = reserve(into.length);
-    for (int i = 0; i < into.length; i++) {
-      into[i] = compose(first + i);
+    if (into.length > 0) {
+      reserve(into.length, into);
     }
   }
 
-  /** Reserves n consecutive positions, handles clock steps, waits until their time has come. */
-  private long reserve(int n) {
+  /**
+   * Reserves n consecutive positions, handles clock steps, expiry and fencing, waits until their
+   * time has come, and returns the first ID (writing all n into {@code into} when given).
+   */
+  private long reserve(int n, long[] into) {
     for (; ; ) {
       long now = ticks();
+      Binding b = bound;
       long s = state;
       long cbPart = s & cbStateMask;
       long first = s + 1;
@@ -191,31 +270,53 @@ public final class Snowflake implements IdGenerator {
       }
       long last = first + n - 1;
       long lastTick = (last - cbPart) >>> seqBits;
-      if (lastTick > maxTick) {
-        throw expired(now);
+      if (lastTick > b.limitTick) {
+        throw lastTick > maxTick ? expired(now) : fenced(b, now);
       }
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
         Long stepped = onAhead(s, t, now);
         if (stepped != null) {
-          if (STATE.compareAndSet(this, s, stepped)) {
+          if (STATE.compareAndSet(this, s, stepped + n - 1) && bound == b) {
             raiseHigh(stepped);
-            return stepped;
+            first = stepped;
+            last = stepped + n - 1;
+            lastTick = (last - (stepped & cbStateMask)) >>> seqBits;
+          } else {
+            continue;
           }
+        } else if (!STATE.compareAndSet(this, s, last) || bound != b) {
           continue;
         }
+      } else if (!STATE.compareAndSet(this, s, last) || bound != b) {
+        continue;
+      } else if (fresh) {
+        raiseHigh(first);
       }
-      if (STATE.compareAndSet(this, s, last)) {
-        if (fresh) {
-          raiseHigh(first);
-        }
-        if (lastTick > now + lead) {
-          waits.increment();
-          time.awaitMillis(epochMillis + (lastTick - lead) * unitMillis);
-        }
-        return first;
+      if (lastTick > now + lead) {
+        waits.increment();
+        time.awaitMillis(epochMillis + (lastTick - lead) * unitMillis);
       }
+      if (into != null) {
+        for (int i = 0; i < n; i++) {
+          into[i] = compose(b.nodeBits, first + i);
+        }
+      }
+      return compose(b.nodeBits, first);
     }
+  }
+
+  private LeaseLostException fenced(Binding b, long nowTicks) {
+    long deadline = b.grant.validUntilMillis();
+    Instant since =
+        deadline == Long.MAX_VALUE
+            ? Instant.ofEpochMilli(epochMillis + nowTicks * unitMillis)
+            : Instant.ofEpochMilli(deadline);
+    String reason =
+        b.fencedReason != null
+            ? b.fencedReason
+            : "the lease from " + b.grant.source() + " was not renewed in time";
+    return new LeaseLostException(b.grant.values(), since, reason);
   }
 
   /**
@@ -274,7 +375,7 @@ public final class Snowflake implements IdGenerator {
     return ThreadLocalRandom.current().nextLong() & spreadMask;
   }
 
-  private long compose(long position) {
+  private long compose(long nodeBits, long position) {
     return nodeBits
         | ((position >>> seqBits) & tickMask) << idTimeShift
         | ((position >>> cbShift) & cbMax) << idCbShift
@@ -293,9 +394,29 @@ public final class Snowflake implements IdGenerator {
     return layout;
   }
 
-  /** The node field values this generator stamps into every ID. */
+  /** The node field values this generator stamps into its IDs now. */
   public Map<String, Long> node() {
-    return node;
+    return bound.grant.values();
+  }
+
+  /** Whether this generator can issue now, with which node values, from which source. */
+  public NodeStatus nodeStatus() {
+    if (lease != null) {
+      return lease.status();
+    }
+    return new NodeStatus(true, nodeSource, node(), null, "static node values", 0, 0);
+  }
+
+  /**
+   * Releases the node lease this generator opened itself ({@link Builder#nodeSource}); later calls
+   * of {@link #nextId()} throw {@link LeaseLostException}. A lease passed to {@link Builder#lease}
+   * stays open: its owner closes it. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (lease != null && ownsLease) {
+      lease.close();
+    }
   }
 
   public TimeSource timeSource() {
@@ -323,7 +444,15 @@ public final class Snowflake implements IdGenerator {
 
   @Override
   public String toString() {
-    return "Snowflake[" + layout.spec() + ", node=" + node + ", time=" + time + ", " + policy + "]";
+    return "Snowflake["
+        + layout.spec()
+        + ", node="
+        + node()
+        + ", time="
+        + time
+        + ", "
+        + policy
+        + "]";
   }
 
   /**
@@ -342,6 +471,10 @@ public final class Snowflake implements IdGenerator {
     private long leadTicks;
     private long startAfterMillis = Long.MIN_VALUE;
     private final Map<String, Long> node = new LinkedHashMap<>();
+    private String nodeSource = "explicit";
+    private String nodeSpec;
+    private NodeLease lease;
+    private boolean ownsLease;
 
     private Builder() {}
 
@@ -381,6 +514,37 @@ public final class Snowflake implements IdGenerator {
     /** Several node field values at once; see {@link #node(String, long)}. */
     public Builder node(Map<String, Long> values) {
       values.forEach(this::node);
+      return this;
+    }
+
+    /**
+     * Where the node field values come from, resolved at {@link #build()}:
+     *
+     * <ul>
+     *   <li>{@code auto}: explicit {@link #node} values, then {@link NodeIdChain#standard()};
+     *   <li>{@code static:worker=3,datacenter=1}: exactly these values;
+     *   <li>a lease coordinator URI ({@code file:DIR}, {@code redis://…}, {@code jdbc:…}): a lease
+     *       that the generator renews and releases on {@link Snowflake#close()}.
+     * </ul>
+     */
+    public Builder nodeSource(String spec) {
+      if (spec == null || spec.isBlank()) {
+        throw new InvalidSettingException("node", spec, NodeSources.FORMS);
+      }
+      this.nodeSpec = spec.trim();
+      return this;
+    }
+
+    /**
+     * Node values from a lease that the caller opened and will close; the generator issues only
+     * while the lease's current grant is valid.
+     */
+    public Builder lease(NodeLease lease) {
+      if (lease == null) {
+        throw new InvalidSettingException("lease", null, "a NodeLease");
+      }
+      this.lease = lease;
+      this.ownsLease = false;
       return this;
     }
 
@@ -448,14 +612,9 @@ public final class Snowflake implements IdGenerator {
      * @throws LayoutExpiredException if the time source is past the layout's last instant
      * @throws ClockMovedBackwardsException if the time source is behind the high-water mark by more
      *     than the wait bound
+     * @throws io.snowid.node.NodeIdUnavailableException if the node source cannot give values
      */
     public Snowflake build() {
-      for (Layout.Field f : layout.nodeFields()) {
-        if (!node.containsKey(f.name())) {
-          throw new InvalidSettingException(
-              f.name(), "unset", "0.." + f.max() + " (every node field of the layout needs one)");
-        }
-      }
       if (policy == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
         throw new InvalidSettingException(
             "clockPolicy",
@@ -477,10 +636,8 @@ public final class Snowflake implements IdGenerator {
         throw new InvalidSettingException(
             "layout.epoch", layout.epoch(), "not after the time source's now " + nowMillis);
       }
-      long startTick = -1;
       if (startAfterMillis != Long.MIN_VALUE) {
-        startTick = Math.max(-1, Math.floorDiv(startAfterMillis - layout.epochMillis(), unit));
-        if (startTick >= layout.maxTime()) {
+        if (Math.floorDiv(startAfterMillis - layout.epochMillis(), unit) >= layout.maxTime()) {
           throw new LayoutExpiredException(
               layout.spec(), layout.lastInstant(), Instant.ofEpochMilli(startAfterMillis));
         }
@@ -492,7 +649,30 @@ public final class Snowflake implements IdGenerator {
                   + maxWait);
         }
       }
-      return new Snowflake(this, startTick);
+      if (nodeSpec != null && lease == null) {
+        NodeSources.Resolved r = NodeSources.resolve(nodeSpec, layout, node, time);
+        node.clear();
+        node.putAll(r.values());
+        nodeSource = r.source();
+        lease = r.lease();
+        ownsLease = lease != null;
+      }
+      if (lease == null) {
+        for (Layout.Field f : layout.nodeFields()) {
+          if (!node.containsKey(f.name())) {
+            throw new InvalidSettingException(
+                f.name(), "unset", "0.." + f.max() + " (every node field of the layout needs one)");
+          }
+        }
+      }
+      try {
+        return new Snowflake(this, startAfterMillis);
+      } catch (RuntimeException e) {
+        if (ownsLease) {
+          lease.close();
+        }
+        throw e;
+      }
     }
 
     private String nodeFieldNames() {

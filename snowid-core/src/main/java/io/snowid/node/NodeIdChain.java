@@ -60,13 +60,28 @@ public final class NodeIdChain {
    * @throws InvalidSettingException if an explicit value or a source's value is out of range
    */
   public Map<String, Long> resolve(Layout layout, Map<String, Long> explicit) {
+    return resolve(layout, layout.nodeFields(), explicit, true);
+  }
+
+  /** Values for {@code fields} only; throws if one has no value. */
+  Map<String, Long> resolve(Layout layout, List<Layout.Field> fields, Map<String, Long> explicit) {
+    return resolve(layout, fields, explicit, true);
+  }
+
+  /** Values for those of {@code fields} that some source has; never throws for a missing one. */
+  Map<String, Long> resolvePartial(Layout layout, List<Layout.Field> fields) {
+    return resolve(layout, fields, Map.of(), false);
+  }
+
+  private Map<String, Long> resolve(
+      Layout layout, List<Layout.Field> fields, Map<String, Long> explicit, boolean required) {
     Map<String, Long> values = new LinkedHashMap<>();
     Map<String, String> origin = new LinkedHashMap<>();
     Map<String, StringJoiner> tried = new LinkedHashMap<>();
-    for (Layout.Field f : layout.nodeFields()) {
+    for (Layout.Field f : fields) {
       tried.put(f.name(), new StringJoiner("; "));
       Long v = explicit.get(f.name());
-      if (v != null) {
+      if (v != null && fields.contains(f)) {
         if (v < 0 || v > f.max()) {
           throw new InvalidSettingException(f.name(), v, "0.." + f.max());
         }
@@ -78,7 +93,7 @@ public final class NodeIdChain {
     }
     for (NodeIdSource source : sources) {
       List<Layout.Field> wanted = new ArrayList<>();
-      for (Layout.Field f : layout.nodeFields()) {
+      for (Layout.Field f : fields) {
         if (!values.containsKey(f.name())) {
           wanted.add(f);
         }
@@ -108,8 +123,8 @@ public final class NodeIdChain {
       }
     }
     List<String> missing = new ArrayList<>();
-    for (Layout.Field f : layout.nodeFields()) {
-      if (!values.containsKey(f.name())) {
+    for (Layout.Field f : fields) {
+      if (required && !values.containsKey(f.name())) {
         missing.add(f.name() + " (tried: " + tried.get(f.name()) + ")");
       }
     }

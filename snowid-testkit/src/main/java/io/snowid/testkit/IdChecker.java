@@ -181,9 +181,7 @@ public final class IdChecker {
       return duplicates == 0 && orderViolations == 0 && realTimeViolations == 0;
     }
 
-    /**
-     * @throws AssertionError with counts and up to ten examples unless {@link #clean()}
-     */
+    /** Throws an {@link AssertionError} with the counts and up to ten examples unless clean. */
     public Report assertClean() {
       if (!clean()) {
         throw new AssertionError(this + " examples: " + examples);

@@ -1,0 +1,241 @@
+package io.snowid.node;
+
+import io.snowid.InvalidSettingException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Leases on one host through OS file locks: {@code DIR/<namespace>/<id>.lease}, locked while held.
+ * A process that dies, even by SIGKILL, drops its locks, so its ids become free at once; the file
+ * keeps the high-water mark so the next holder starts after everything the dead one might have
+ * issued. The coordinator has no clock of its own: it uses the holder's.
+ */
+final class FileLeaseCoordinator implements LeaseCoordinator {
+  /*
+   * The lock is the lease: mutual exclusion between processes comes from the kernel, between
+   * threads of one JVM from OverlappingFileLockException (the JVM refuses a second lock on a file
+   * it already locks). Expiry therefore never hands out a held id; `expiresAt` is recorded only
+   * for the contract's shape. Every write is forced to disk before the call returns, so a power
+   * cut cannot lose a high-water mark that a holder was told is recorded.
+   */
+  private final Path dir;
+  private final Map<String, Held> held = new ConcurrentHashMap<>();
+
+  private record Held(FileChannel channel, FileLock lock, Path path) {}
+
+  FileLeaseCoordinator(Path dir) {
+    this.dir = dir;
+  }
+
+  static FileLeaseCoordinator open(String base) {
+    String raw = base.substring("file:".length());
+    if (raw.startsWith("//")) {
+      raw = raw.substring(2);
+    }
+    if (raw.isBlank()) {
+      throw new InvalidSettingException("node", base, "file:DIR with a directory");
+    }
+    Path dir = Paths.get(raw).toAbsolutePath();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new NodeIdUnavailableException("cannot create lease directory " + dir + ": " + e);
+    }
+    return new FileLeaseCoordinator(dir);
+  }
+
+  @Override
+  public Lease acquire(
+      String namespace,
+      long size,
+      String instance,
+      Duration ttl,
+      long localNowMillis,
+      long mayIssueUntilMillis) {
+    Path nsDir = dir.resolve(namespace);
+    try {
+      Files.createDirectories(nsDir);
+      Long preferred = previousId(nsDir, instance, size);
+      if (preferred != null) {
+        Lease l =
+            tryTake(
+                nsDir, namespace, preferred, instance, ttl, localNowMillis, mayIssueUntilMillis);
+        if (l != null) {
+          return l;
+        }
+      }
+      for (long id = 0; id < size; id++) {
+        Lease l = tryTake(nsDir, namespace, id, instance, ttl, localNowMillis, mayIssueUntilMillis);
+        if (l != null) {
+          return l;
+        }
+      }
+    } catch (IOException e) {
+      throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
+    }
+    throw new NodeIdUnavailableException(
+        "all " + size + " node ids of namespace " + namespace + " in " + dir + " are held");
+  }
+
+  private static Long previousId(Path nsDir, String instance, long size) throws IOException {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, "*.lease")) {
+      for (Path f : files) {
+        String name = f.getFileName().toString();
+        Properties p = new Properties();
+        try {
+          p.load(new java.io.StringReader(Files.readString(f, StandardCharsets.UTF_8)));
+        } catch (IOException | IllegalArgumentException e) {
+          continue; // unreadable while another process writes it: not ours to prefer
+        }
+        if (instance.equals(p.getProperty("instance"))) {
+          long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
+          if (id < size) {
+            return id;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private Lease tryTake(
+      Path nsDir,
+      String namespace,
+      long id,
+      String instance,
+      Duration ttl,
+      long now,
+      long mayIssueUntil)
+      throws IOException {
+    Path path = nsDir.resolve(id + ".lease");
+    FileChannel ch =
+        FileChannel.open(
+            path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      ch.close();
+      return null;
+    }
+    Properties p = read(ch);
+    long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
+    String token = UUID.randomUUID().toString();
+    write(ch, instance, token, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
+    held.put(token, new Held(ch, lock, path));
+    return new Lease(namespace, id, instance, token, now, now + ttl.toMillis(), highWater);
+  }
+
+  @Override
+  public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+    Held h = held.get(lease.token());
+    if (h == null || !h.lock().isValid()) {
+      throw new LeaseTakenException(lease.namespace(), lease.nodeId(), "released");
+    }
+    try {
+      Properties p = read(h.channel());
+      long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
+      long expires = localNowMillis + ttl.toMillis();
+      write(
+          h.channel(),
+          lease.instance(),
+          lease.token(),
+          Math.max(highWater, mayIssueUntilMillis),
+          expires);
+      return new Lease(
+          lease.namespace(),
+          lease.nodeId(),
+          lease.instance(),
+          lease.token(),
+          localNowMillis,
+          expires,
+          lease.highWaterMillis());
+    } catch (IOException e) {
+      throw new NodeIdUnavailableException("cannot write " + h.path() + ": " + e);
+    }
+  }
+
+  @Override
+  public void release(Lease lease, long issuedUpToMillis) {
+    Held h = held.remove(lease.token());
+    if (h == null) {
+      return;
+    }
+    try (FileChannel ch = h.channel()) {
+      if (h.lock().isValid()) {
+        Properties p = read(ch);
+        long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
+        write(ch, lease.instance(), "", Math.max(highWater, issuedUpToMillis), Long.MIN_VALUE);
+        h.lock().release();
+      }
+    } catch (IOException e) {
+      throw new NodeIdUnavailableException("cannot write " + h.path() + ": " + e);
+    }
+  }
+
+  private static Properties read(FileChannel ch) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
+    ch.read(buf, 0);
+    Properties p = new Properties();
+    p.load(
+        new java.io.StringReader(
+            new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8)));
+    return p;
+  }
+
+  private static void write(
+      FileChannel ch, String instance, String token, long highWater, long expires)
+      throws IOException {
+    String text =
+        "instance="
+            + instance
+            + "\ntoken="
+            + token
+            + "\nhighWater="
+            + highWater
+            + "\nexpiresAt="
+            + expires
+            + "\n";
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    ch.truncate(0);
+    ch.write(ByteBuffer.wrap(bytes), 0);
+    ch.force(true);
+  }
+
+  @Override
+  public String describe() {
+    return "file:" + dir;
+  }
+
+  @Override
+  public void close() {
+    for (String token : List.copyOf(held.keySet())) {
+      Held h = held.remove(token);
+      if (h != null) {
+        try {
+          h.channel().close();
+        } catch (IOException e) {
+          // closing drops the lock; nothing else to do
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package io.snowid.node;
+
+import java.time.Duration;
+
+/**
+ * A registry that leases node ids: each id of a namespace to at most one live holder. Implemented
+ * by the {@code file:} coordinator here and by the Redis and SQL modules; every implementation
+ * passes snowid-testkit's {@code LeaseCoordinatorContract}.
+ *
+ * <p>Times: {@code expiresAtMillis} and {@code coordinatorNowMillis} are the coordinator's clock;
+ * high-water marks are ID times reported by holders. A holder reports, before it may issue up to a
+ * time, that time ({@code mayIssueUntilMillis}); the coordinator keeps the maximum per id, and
+ * hands it to the next holder, which starts strictly after it.
+ */
+public interface LeaseCoordinator extends AutoCloseable {
+  /**
+   * Leases a free or expired id in {@code [0, size)} of {@code namespace}: the id {@code instance}
+   * held last if it is free, else any. Records {@code mayIssueUntilMillis} as the id's high-water
+   * mark before answering, and returns the previous high-water mark in the lease.
+   *
+   * @param localNowMillis the holder's clock, for a coordinator without a clock of its own
+   * @throws NodeIdUnavailableException if every id is held (naming the namespace size) or the
+   *     coordinator cannot be reached
+   */
+  Lease acquire(
+      String namespace,
+      long size,
+      String instance,
+      Duration ttl,
+      long localNowMillis,
+      long mayIssueUntilMillis);
+
+  /**
+   * Extends a lease by {@code ttl} from now and raises its high-water mark to {@code
+   * mayIssueUntilMillis}.
+   *
+   * @throws LeaseTakenException if the lease is no longer this holder's (expired and taken, or
+   *     released)
+   * @throws NodeIdUnavailableException if the coordinator cannot be reached (retry later)
+   */
+  Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis);
+
+  /** Ends a lease, recording the high-water mark; does nothing if it is not held. Idempotent. */
+  void release(Lease lease, long issuedUpToMillis);
+
+  /** For logs: e.g. {@code file:/var/lib/snowid}. Never includes a password. */
+  String describe();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,313 @@
+package io.snowid.node;
+
+import io.snowid.ClockMovedBackwardsException;
+import io.snowid.Layout;
+import io.snowid.TimeSource;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/** Holds one lease of a coordinator: acquires, renews in the background, fences, releases. */
+final class LeaseHolder implements NodeLease {
+  /*
+   * Fencing. Before each acquisition or renewal the holder reads its clock (sent) and asks the
+   * coordinator to record `sent + ttl - margin` as the id's high-water mark: the latest ID time
+   * it may issue until the next renewal. Only once the coordinator confirmed does the generator
+   * get that deadline (capped by the lease time the coordinator granted, counted from `sent`,
+   * not from the answer). So (1) the generator stops before the coordinator can expire the lease,
+   * because the deadline is measured from before the request reached it, and (2) the next holder
+   * starts after every ID this one could have issued, because it starts after the high-water mark,
+   * whatever the clocks of the two hosts say. A renewal that fails leaves the old deadline in
+   * force; the generator stops at it by itself and resumes when a renewal or an acquisition
+   * succeeds.
+   */
+  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+
+  private final LeaseCoordinator coordinator;
+  private final boolean ownsCoordinator;
+  private final LeaseOptions options;
+  private final TimeSource time;
+  private final Map<String, Long> fixed;
+  private final List<Layout.Field> leased;
+  private final String namespace;
+  private final long size;
+  private final Duration margin;
+  private final ScheduledExecutorService scheduler;
+  private final AtomicLong renewals = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
+  private final Thread shutdownHook;
+  private long acquisitions;
+
+  private volatile Lease lease;
+  private volatile NodeGrant grant;
+  private volatile String detail = "held";
+  private volatile boolean closed;
+  private volatile Consumer<NodeGrant> listener = g -> {};
+  private volatile LongSupplier lastIssued = () -> Long.MIN_VALUE;
+
+  LeaseHolder(
+      LeaseCoordinator coordinator,
+      boolean ownsCoordinator,
+      LeaseOptions options,
+      TimeSource time,
+      Layout layout,
+      Map<String, Long> fixed,
+      List<Layout.Field> leased) {
+    this.coordinator = coordinator;
+    this.ownsCoordinator = ownsCoordinator;
+    this.options = options;
+    this.time = time;
+    this.fixed = Map.copyOf(fixed);
+    this.leased = List.copyOf(leased);
+    this.namespace = namespaceKey(options.namespace(), layout, fixed, leased);
+    this.size = 1L << Spread.bits(leased);
+    long ttl = options.ttl().toMillis();
+    this.margin = Duration.ofMillis(Math.max(ttl / 5, Math.min(50, ttl / 2)));
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "snowid-lease " + coordinator.describe());
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      acquire();
+    } catch (RuntimeException e) {
+      scheduler.shutdownNow();
+      if (ownsCoordinator) {
+        coordinator.close();
+      }
+      throw e;
+    }
+    this.shutdownHook = new Thread(this::close, "snowid-lease-release");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** One namespace per layout and per value of the fields that are not leased. */
+  static String namespaceKey(
+      String namespace, Layout layout, Map<String, Long> fixed, List<Layout.Field> leased) {
+    StringBuilder sb = new StringBuilder(namespace).append('.');
+    sb.append(Integer.toHexString(layout.spec().hashCode()));
+    for (Layout.Field f : leased) {
+      sb.append('.').append(f.name());
+    }
+    new java.util.TreeMap<>(fixed).forEach((k, v) -> sb.append('.').append(k).append(v));
+    return sb.toString();
+  }
+
+  private void acquire() {
+    long sent = time.millis();
+    long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
+    Lease l =
+        coordinator.acquire(namespace, size, options.instance(), options.ttl(), sent, mayIssue);
+    long received = time.millis();
+    String skew = skewProblem(l, sent, received);
+    if (skew != null) {
+      coordinator.release(l, l.highWaterMillis());
+      throw new NodeIdUnavailableException(skew);
+    }
+    if (l.highWaterMillis() != Long.MIN_VALUE
+        && l.highWaterMillis() - received > options.startWait().toMillis()) {
+      coordinator.release(l, l.highWaterMillis());
+      throw new ClockMovedBackwardsException(
+          l.highWaterMillis(),
+          received,
+          "node id "
+              + l.nodeId()
+              + " of "
+              + coordinator.describe()
+              + " was used up to this high-water mark; this clock is behind it by more than"
+              + " startWait "
+              + options.startWait());
+    }
+    Map<String, Long> values = new LinkedHashMap<>(fixed);
+    values.putAll(Spread.over(leased, l.nodeId()));
+    this.lease = l;
+    this.grant =
+        new NodeGrant(
+            values,
+            deadline(l, sent, mayIssue),
+            l.highWaterMillis(),
+            ++acquisitions,
+            coordinator.describe() + " node id " + l.nodeId());
+    this.detail = "held";
+    LOG.log(
+        Level.INFO,
+        "node {0} leased from {1} (namespace {2}, id {3} of {4}, instance {5})",
+        values,
+        coordinator.describe(),
+        namespace,
+        l.nodeId(),
+        size,
+        options.instance());
+  }
+
+  private long deadline(Lease l, long sent, long mayIssue) {
+    long granted = l.expiresAtMillis() - l.coordinatorNowMillis();
+    return Math.min(sent + granted - margin.toMillis(), mayIssue);
+  }
+
+  private String skewProblem(Lease l, long sent, long received) {
+    long mid = sent + (received - sent) / 2;
+    long allowed = options.skew().toMillis() + (received - sent) / 2;
+    long diff = l.coordinatorNowMillis() - mid;
+    if (Math.abs(diff) <= allowed) {
+      return null;
+    }
+    return "clock skew: "
+        + coordinator.describe()
+        + " reads "
+        + Instant.ofEpochMilli(l.coordinatorNowMillis())
+        + ", this host "
+        + Instant.ofEpochMilli(mid)
+        + " ("
+        + diff
+        + " ms apart; allowed skew "
+        + options.skew()
+        + ")";
+  }
+
+  @Override
+  public synchronized void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
+    this.listener = onGrant;
+    this.lastIssued = lastIssuedMillis;
+    onGrant.accept(grant);
+    schedule(renewEvery());
+  }
+
+  private long renewEvery() {
+    return Math.max(1, options.ttl().toMillis() / 3);
+  }
+
+  private void schedule(long delayMillis) {
+    if (!closed) {
+      Future<?> unused = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private synchronized void renew() {
+    if (closed) {
+      return;
+    }
+    long sent = time.millis();
+    long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
+    try {
+      Lease l =
+          coordinator.renew(lease, options.ttl(), sent, Math.max(mayIssue, lastIssued.getAsLong()));
+      long received = time.millis();
+      String skew = skewProblem(l, sent, received);
+      if (skew != null) {
+        failures.incrementAndGet();
+        fence(sent, skew);
+        schedule(retryEvery());
+        return;
+      }
+      lease = l;
+      publish(grant.renewed(deadline(l, sent, mayIssue)));
+      renewals.incrementAndGet();
+      detail = "held";
+      schedule(renewEvery());
+    } catch (LeaseTakenException e) {
+      failures.incrementAndGet();
+      fence(sent, e.getMessage());
+      reacquire();
+    } catch (RuntimeException e) {
+      failures.incrementAndGet();
+      detail = "renewal failed: " + e.getMessage();
+      LOG.log(Level.WARNING, "snowid lease renewal failed; retrying: " + e.getMessage());
+      schedule(retryEvery());
+    }
+  }
+
+  private void reacquire() {
+    try {
+      acquire();
+      publish(grant);
+      schedule(renewEvery());
+    } catch (RuntimeException e) {
+      detail = "lease lost and not acquired again: " + e.getMessage();
+      LOG.log(Level.WARNING, "snowid " + detail);
+      Future<?> unused =
+          scheduler.schedule(this::retryAcquire, retryEvery(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private synchronized void retryAcquire() {
+    if (!closed) {
+      reacquire();
+    }
+  }
+
+  private long retryEvery() {
+    return Math.max(1, Math.min(1000, options.ttl().toMillis() / 10));
+  }
+
+  private void fence(long at, String why) {
+    detail = why;
+    NodeGrant g = grant;
+    if (g.validUntilMillis() > at) {
+      publish(g.renewed(at));
+    }
+    LOG.log(Level.WARNING, "snowid fenced node " + g.values() + ": " + why);
+  }
+
+  private void publish(NodeGrant g) {
+    grant = g;
+    listener.accept(g);
+  }
+
+  @Override
+  public NodeStatus status() {
+    NodeGrant g = grant;
+    boolean held = !closed && time.millis() < g.validUntilMillis();
+    return new NodeStatus(
+        held,
+        g.source(),
+        held ? g.values() : Map.of(),
+        Instant.ofEpochMilli(g.validUntilMillis()),
+        closed ? "released" : held ? detail : "not renewed in time: " + detail,
+        renewals.get(),
+        failures.get());
+  }
+
+  /** The lease currently held, for tests and diagnostics. */
+  Lease lease() {
+    return lease;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      publish(grant.renewed(Long.MIN_VALUE + 1));
+    }
+    scheduler.shutdownNow();
+    try {
+      coordinator.release(lease, lastIssued.getAsLong());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "snowid lease release failed: " + e.getMessage());
+    } finally {
+      if (ownsCoordinator) {
+        coordinator.close();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: this is the hook
+      }
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.snowid.node;
+
+import io.snowid.InvalidSettingException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Settings of a lease, read from the query of a coordinator URI: {@code
+ * file:/var/lib/snowid?namespace=orders&ttl=10s&skew=1s}. Unknown keys are rejected.
+ *
+ * @param base the URI without the lease options (what the coordinator itself reads)
+ * @param namespace ids are unique within a namespace; default {@code default}
+ * @param ttl how long a lease lives without renewal; renewed every third of it
+ * @param skew the largest difference allowed between the coordinator's clock and this one
+ * @param startWait how long a new holder may wait for its clock to pass the high-water mark
+ * @param instance the identity that gets its previous id back after a restart
+ * @param fields the node fields to lease; empty for the coordinator's default
+ */
+public record LeaseOptions(
+    String base,
+    String namespace,
+    Duration ttl,
+    Duration skew,
+    Duration startWait,
+    String instance,
+    List<String> fields) {
+  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+  static final String KEYS = "namespace, ttl, skew, startWait, instance, fields";
+
+  public LeaseOptions {
+    fields = List.copyOf(fields);
+  }
+
+  /**
+   * Splits a coordinator URI into its base and lease options.
+   *
+   * @param defaultTtl the coordinator's default lease time
+   * @throws InvalidSettingException naming the option and its allowed range
+   */
+  public static LeaseOptions parse(String uri, Duration defaultTtl) {
+    int q = uri.indexOf('?');
+    String base = q < 0 ? uri : uri.substring(0, q);
+    String namespace = "default";
+    Duration ttl = defaultTtl;
+    Duration skew = Duration.ofSeconds(1);
+    Duration startWait = null;
+    String instance = defaultInstance();
+    List<String> fields = new ArrayList<>();
+    List<String> passThrough = new ArrayList<>();
+    if (q >= 0) {
+      for (String pair : uri.substring(q + 1).split("&", -1)) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String key = eq < 0 ? pair : pair.substring(0, eq);
+        String value = eq < 0 ? "" : pair.substring(eq + 1);
+        switch (key) {
+          case "namespace" -> namespace = name("namespace", value);
+          case "ttl" -> ttl = duration("ttl", value, Duration.ofMillis(300), Duration.ofHours(1));
+          case "skew" -> skew = duration("skew", value, Duration.ZERO, Duration.ofMinutes(1));
+          case "startWait" ->
+              startWait = duration("startWait", value, Duration.ZERO, Duration.ofMinutes(10));
+          case "instance" -> instance = name("instance", value);
+          case "fields" -> fields.addAll(Arrays.asList(value.split(",", -1)));
+          default -> passThrough.add(pair);
+        }
+      }
+    }
+    if (!passThrough.isEmpty()) {
+      base = base + "?" + String.join("&", passThrough);
+    }
+    if (startWait == null) {
+      startWait = ttl.plus(skew).plusSeconds(1);
+    }
+    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields);
+  }
+
+  /** Host name and main class (or jar) of this process: stable across restarts of one service. */
+  static String defaultInstance() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        host = "localhost";
+      }
+    }
+    String command = System.getProperty("sun.java.command", "java").trim();
+    int space = command.indexOf(' ');
+    String main = space < 0 ? command : command.substring(0, space);
+    main = main.substring(main.lastIndexOf('/') + 1);
+    String id = (host + ":" + main).replaceAll("[^A-Za-z0-9._:-]", "_");
+    return id.length() > 100 ? id.substring(0, 100) : id;
+  }
+
+  private static String name(String key, String value) {
+    if (!NAME.matcher(value).matches()) {
+      throw new InvalidSettingException(key, value, "1 to 100 of A-Z a-z 0-9 . _ : -");
+    }
+    return value;
+  }
+
+  static Duration duration(String key, String value, Duration min, Duration max) {
+    Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new InvalidSettingException(key, value, "a duration like 500ms, 10s or 1m");
+    }
+    long n = Long.parseLong(m.group(1));
+    Duration d =
+        switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          default -> Duration.ofMinutes(n);
+        };
+    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+      throw new InvalidSettingException(
+          key, value, min.toMillis() + "ms.." + max.toMillis() + "ms");
+    }
+    return d;
+  }
+}

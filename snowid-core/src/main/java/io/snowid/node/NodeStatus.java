@@ -1,0 +1,29 @@
+package io.snowid.node;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Whether a generator may issue IDs now, with which node values, from which source and why.
+ *
+ * @param held true while the node values are held and IDs can be issued
+ * @param source where the values came from (e.g. {@code "system property snowid.worker-id"} or
+ *     {@code "file:/var/lib/snowid"})
+ * @param values the node field values (empty while none are held)
+ * @param validUntil the end of the current lease by the local clock; null when held forever
+ * @param detail a human-readable reason, e.g. why the lease is not held
+ * @param renewals successful renewals so far
+ * @param renewalFailures failed renewal attempts so far
+ */
+public record NodeStatus(
+    boolean held,
+    String source,
+    Map<String, Long> values,
+    Instant validUntil,
+    String detail,
+    long renewals,
+    long renewalFailures) {
+  public NodeStatus {
+    values = Map.copyOf(values);
+  }
+}

@@ -1,0 +1,57 @@
+package io.snowid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.snowid.testkit.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Low-traffic IDs must not all end in sequence 0: sharding by id % n stays even. */
+class SnowflakeSpreadTest {
+  private static final int IDS = 40_000;
+
+  private static long[] lowTrafficIds() {
+    ManualClock clock = ManualClock.create();
+    Snowflake gen =
+        Snowflake.builder()
+            .node("datacenter", 2)
+            .node("worker", 4)
+            .timeSource(TimeSource.monotonic(clock))
+            .build();
+    long[] ids = new long[IDS];
+    for (int i = 0; i < IDS; i++) {
+      ids[i] = gen.nextId();
+      clock.advance(Duration.ofMillis(1)); // one ID per millisecond
+    }
+    return ids;
+  }
+
+  // Critical values of the chi-square distribution at p = 0.0001 for n - 1 degrees of freedom.
+  @ParameterizedTest(name = "id % {0}")
+  @CsvSource({"2, 15.14", "3, 18.42", "4, 21.11", "5, 23.51", "8, 29.88", "10, 33.72", "16, 44.26"})
+  void nextId_oneIdPerMillisecond_isEvenModuloSmallN(int n, double critical) {
+    long[] counts = new long[n];
+    for (long id : lowTrafficIds()) {
+      counts[(int) (id % n)]++;
+    }
+    double expected = (double) IDS / n;
+    double chiSquare = 0;
+    for (long c : counts) {
+      chiSquare += (c - expected) * (c - expected) / expected;
+    }
+    assertThat(chiSquare)
+        .as("chi-square of id %% %d, counts %s", n, java.util.Arrays.toString(counts))
+        .isLessThan(critical);
+  }
+
+  @Test
+  void nextId_oneIdPerMillisecond_sequencesAreNotAllZero() {
+    long zeros = 0;
+    for (long id : lowTrafficIds()) {
+      zeros += (id & 4095) == 0 ? 1 : 0;
+    }
+    assertThat(zeros).isLessThan(IDS / 100);
+  }
+}
