@@ -4,6 +4,7 @@
  */
 module io.snowid {
   exports io.snowid;
+  exports io.snowid.codec;
   exports io.snowid.node;
 
   uses io.snowid.node.NodeIdSource;

@@ -1,5 +1,6 @@
 package io.snowid;
 
+import io.snowid.codec.IdCodec;
 import io.snowid.node.LeaseCoordinators;
 
 /**
@@ -38,6 +39,18 @@ public final class SnowId {
   /** The next ID of the process-wide generator. */
   public static long next() {
     return Holder.GENERATOR.nextId();
+  }
+
+  /**
+   * The next ID of the process-wide generator in the named text form ({@code decimal}, {@code hex},
+   * {@code base32}, {@code base32check}, {@code base36}, {@code base62}, {@code base62-legacy},
+   * {@code base64url}; any case).
+   *
+   * @throws InvalidSettingException for an unknown format, before an ID is taken
+   */
+  public static String nextString(String format) {
+    IdCodec codec = IdCodec.named(format);
+    return codec.encode(next());
   }
 
   /** The process-wide generator. */
