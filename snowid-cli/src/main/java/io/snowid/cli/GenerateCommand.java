@@ -1,0 +1,61 @@
+package io.snowid.cli;
+
+import io.snowid.InvalidSettingException;
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.codec.IdCodec;
+import java.io.PrintWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code snowid generate}: new IDs, one per line. */
+@Command(
+    name = "generate",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Print new IDs, one per line, in increasing order.",
+      "The node id is leased from this host's lease directory by default, so concurrent runs never"
+          + " issue the same ID."
+    })
+final class GenerateCommand extends SnowIdSubcommand {
+  static final long MAX_COUNT = 10_000_000;
+  private static final int BATCH = 8192;
+
+  @Option(
+      names = {"-n", "--count"},
+      paramLabel = "N",
+      defaultValue = "${env:SNOWID_COUNT:-1}",
+      description = "How many IDs, 1..10000000 (env SNOWID_COUNT; default ${DEFAULT-VALUE}).")
+  long count;
+
+  @Mixin FormatOption format;
+  @Mixin LayoutOption layout;
+  @Mixin NodeOption node;
+
+  @Override
+  public Integer call() {
+    if (count < 1 || count > MAX_COUNT) {
+      throw new InvalidSettingException("count", count, "1.." + MAX_COUNT);
+    }
+    IdCodec codec = format.getOr(IdCodec.DECIMAL);
+    Layout l = layout.get();
+    Logs.configure(verbose);
+    PrintWriter out = out();
+    try (Snowflake generator = Snowflake.builder().layout(l).nodeSource(node.get()).build()) {
+      long[] ids = new long[(int) Math.min(count, BATCH)];
+      for (long left = count; left > 0; left -= ids.length) {
+        if (left < ids.length) {
+          ids = new long[(int) left];
+        }
+        generator.nextIds(ids);
+        for (long id : ids) {
+          out.println(codec.encode(id));
+        }
+      }
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,40 @@
+package io.snowid.server;
+
+import io.snowid.DecodedId;
+import io.snowid.InvalidIdException;
+import io.snowid.Layout;
+import io.snowid.codec.IdCodec;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * {@code GET /decode/{id}}: the ID in any text form ({@code format}, or detected), split by the
+ * service's layout or {@code layout} (a preset or a spec).
+ */
+final class DecodeEndpoint {
+  private static final int MAX_ID_LENGTH = 64;
+
+  private final Layout layout;
+
+  DecodeEndpoint(Layout layout) {
+    this.layout = layout;
+  }
+
+  int decode(String path, Request request, Response response, Callback callback) {
+    Query query = Query.parse(request.getHttpURI().getQuery(), "format", "layout");
+    String text = path.substring(Endpoint.DECODE_PREFIX.length());
+    if (text.isEmpty()) {
+      throw HttpError.badRequest("no id after /decode/");
+    }
+    if (text.length() > MAX_ID_LENGTH) {
+      throw new InvalidIdException(
+          Query.shorten(text), "longer than " + MAX_ID_LENGTH + " characters");
+    }
+    Layout l = query.get("layout") == null ? layout : Layout.preset(query.get("layout"));
+    String format = query.get("format");
+    IdCodec codec = format == null ? IdForms.detect(text) : IdCodec.named(format);
+    DecodedId d = l.decode(codec.decode(text));
+    return Replies.json(response, callback, 200, DecodedJson.of(d));
+  }
+}

@@ -1,0 +1,32 @@
+package io.snowid.server;
+
+/** The routes, as named in metrics. */
+enum Endpoint {
+  ID("/id"),
+  IDS("/ids"),
+  DECODE("/decode"),
+  HEALTH("/health"),
+  METRICS("/metrics"),
+  OTHER("other");
+
+  static final String DECODE_PREFIX = "/decode/";
+
+  final String tag;
+
+  Endpoint(String tag) {
+    this.tag = tag;
+  }
+
+  static Endpoint of(String path) {
+    if (path == null) {
+      return OTHER;
+    }
+    return switch (path) {
+      case "/id" -> ID;
+      case "/ids" -> IDS;
+      case "/health" -> HEALTH;
+      case "/metrics" -> METRICS;
+      default -> path.startsWith(DECODE_PREFIX) ? DECODE : OTHER;
+    };
+  }
+}

@@ -1,0 +1,112 @@
+package io.snowid.server;
+
+import io.snowid.ClockMovedBackwardsException;
+import io.snowid.InvalidIdException;
+import io.snowid.InvalidSettingException;
+import io.snowid.LayoutExpiredException;
+import io.snowid.Snowflake;
+import io.snowid.node.LeaseLostException;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks the token, routes by path, allows only GET, turns exceptions into JSON errors (400 for bad
+ * input, 503 while IDs cannot be issued, 500 with no detail for anything else) and times every
+ * request.
+ */
+final class Router extends Handler.Abstract {
+  private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+  private static final String ROUTES =
+      "GET /id, /ids?count=N, /decode/{id}, /health, /metrics (optional ?format=)";
+
+  private final BearerAuth auth;
+  private final ServiceMetrics metrics;
+  private final IdEndpoints ids;
+  private final DecodeEndpoint decode;
+  private final HealthEndpoint health;
+
+  Router(Snowflake generator, BearerAuth auth, ServiceMetrics metrics) {
+    this.auth = auth;
+    this.metrics = metrics;
+    this.ids = new IdEndpoints(generator, metrics);
+    this.decode = new DecodeEndpoint(generator.layout());
+    this.health = new HealthEndpoint(generator);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    long start = System.nanoTime();
+    String path = Request.getPathInContext(request);
+    Endpoint endpoint = Endpoint.of(path);
+    int status;
+    try {
+      status = dispatch(endpoint, path, request, response, callback);
+    } catch (HttpError e) {
+      status = Replies.error(response, callback, e.status(), e.getMessage());
+    } catch (InvalidSettingException | InvalidIdException e) {
+      status = Replies.error(response, callback, 400, e.getMessage());
+    } catch (LeaseLostException e) {
+      status =
+          Replies.error(
+              response,
+              callback,
+              503,
+              "the node id lease is not held: no IDs until it is renewed (see /health)",
+              Replies.RETRY_AFTER);
+    } catch (ClockMovedBackwardsException e) {
+      status =
+          Replies.error(
+              response,
+              callback,
+              503,
+              "the clock moved backwards further than this service waits; retry shortly",
+              Replies.RETRY_AFTER);
+    } catch (LayoutExpiredException e) {
+      status = Replies.error(response, callback, 503, "the layout's lifetime is over");
+    } catch (RuntimeException e) {
+      LOG.error("{} {} failed", request.getMethod(), endpoint.tag, e);
+      status = Replies.error(response, callback, 500, "internal error");
+    }
+    metrics.record(endpoint, status, System.nanoTime() - start);
+    return true;
+  }
+
+  private int dispatch(
+      Endpoint endpoint, String path, Request request, Response response, Callback callback) {
+    if (!auth.allows(request)) {
+      return Replies.error(
+          response, callback, 401, "missing or wrong bearer token", Replies.BEARER);
+    }
+    if (endpoint == Endpoint.OTHER) {
+      throw new HttpError(404, "no such path; the endpoints are " + ROUTES);
+    }
+    if (!HttpMethod.GET.is(request.getMethod())) {
+      return Replies.error(
+          response,
+          callback,
+          405,
+          "method " + Query.shorten(request.getMethod()) + " not allowed; use GET",
+          Replies.ALLOW_GET);
+    }
+    return switch (endpoint) {
+      case ID -> ids.id(request, response, callback);
+      case IDS -> ids.ids(request, response, callback);
+      case DECODE -> decode.decode(path, request, response, callback);
+      case HEALTH -> health.health(response, callback);
+      case METRICS ->
+          Replies.send(
+              response,
+              callback,
+              200,
+              Replies.PROMETHEUS,
+              metrics.scrape().getBytes(StandardCharsets.UTF_8));
+      case OTHER -> throw new HttpError(404, "no such path");
+    };
+  }
+}
