@@ -40,11 +40,10 @@ final class LayoutCommand extends SnowIdSubcommand {
     out.println();
     Table bits = new Table(List.of("BITS", "FIELD", "WIDTH", "MAX"));
     if (l.totalBits() < 64) {
-      int unused = 63 - l.totalBits();
-      if (unused > 0) {
-        bits.add(List.of(range(63, l.totalBits() + 1), "(unused, 0)", "" + unused, "0"));
+      bits.add(List.of("63", "(sign, 0)", "1", "0"));
+      if (l.totalBits() < 63) {
+        bits.add(List.of(range(62, l.totalBits()), "(unused, 0)", "" + (63 - l.totalBits()), "0"));
       }
-      bits.add(List.of("" + l.totalBits(), "(sign, 0)", "1", "0"));
     }
     for (Layout.Field f : l.fields()) {
       String max = group(f.max());

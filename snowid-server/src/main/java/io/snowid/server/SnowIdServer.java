@@ -104,7 +104,12 @@ public final class SnowIdServer implements AutoCloseable {
     if (generator == null) {
       throw new io.snowid.InvalidSettingException("generator", null, "a Snowflake");
     }
-    return start(new SnowIdServer(config, generator, false));
+    return start(config, generator, false);
+  }
+
+  /** Serves {@code generator}; closes it after stopping when {@code owns}. */
+  static SnowIdServer start(ServerConfig config, Snowflake generator, boolean owns) {
+    return start(new SnowIdServer(config, generator, owns));
   }
 
   private static SnowIdServer start(SnowIdServer server) {

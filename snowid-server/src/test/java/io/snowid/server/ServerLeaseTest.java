@@ -1,0 +1,74 @@
+package io.snowid.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** With a {@code file:} lease, /health follows the lease and IDs stop while it is not held. */
+class ServerLeaseTest {
+  @TempDir Path leases;
+
+  private SnowIdServer start() {
+    return SnowIdServer.start(
+        ServerConfig.defaults().withPort(0).withNode("file:" + leases + "?ttl=2s"));
+  }
+
+  @Test
+  void health_leaseHeld_returns200WithTheLeasedValues() {
+    try (SnowIdServer server = start()) {
+      HttpResponse<String> r = new Http(server).get("health");
+
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body())
+          .startsWith("{\"status\":\"UP\",\"held\":true,\"source\":\"file:" + leases)
+          .contains("\"worker\":0")
+          .contains("\"detail\":\"held\"")
+          .containsPattern("\"validUntil\":\"20[0-9-]+T");
+    }
+  }
+
+  @Test
+  void twoServers_sameLeaseDirectory_getDifferentWorkers() {
+    try (SnowIdServer a = start();
+        SnowIdServer b = start()) {
+      assertThat(a.generator().node()).isNotEqualTo(b.generator().node());
+    }
+  }
+
+  @Test
+  void health_leaseReleased_returns503WithTheReason() {
+    try (SnowIdServer server = start()) {
+      Http http = new Http(server);
+      server.generator().close(); // the lease is gone: the node id may go to someone else
+
+      HttpResponse<String> health = http.get("health");
+      HttpResponse<String> id = http.get("id");
+
+      assertThat(health.statusCode()).isEqualTo(503);
+      assertThat(health.headers().firstValue("Content-Type")).hasValue("application/json");
+      assertThat(health.body())
+          .startsWith("{\"status\":\"DOWN\",\"held\":false,")
+          .contains("\"values\":{}")
+          .contains("\"detail\":\"released\"");
+      assertThat(id.statusCode()).isEqualTo(503);
+      assertThat(id.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(id.body()).contains("lease is not held").doesNotContain("Exception");
+      assertThat(http.get("ids?count=3").statusCode()).isEqualTo(503);
+      assertThat(http.get("metrics").body()).contains("snowid_lease_held 0.0");
+    }
+  }
+
+  @Test
+  void stop_ownGenerator_releasesTheLease() {
+    SnowIdServer server = start();
+    assertThat(server.generator().nodeStatus().held()).isTrue();
+
+    server.stop();
+
+    assertThat(server.generator().nodeStatus().held()).isFalse();
+    assertThat(server.generator().nodeStatus().detail()).isEqualTo("released");
+  }
+}
