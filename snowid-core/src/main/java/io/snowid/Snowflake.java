@@ -315,7 +315,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     String reason =
         b.fencedReason != null
             ? b.fencedReason
-            : "the lease from " + b.grant.source() + " was not renewed in time";
+            : b.grant.startAfterMillis() >= deadline
+                ? "waiting for this clock to pass the node's high-water mark "
+                    + Instant.ofEpochMilli(b.grant.startAfterMillis())
+                : "the lease from " + b.grant.source() + " was not renewed in time";
     return new LeaseLostException(b.grant.values(), since, reason);
   }
 
