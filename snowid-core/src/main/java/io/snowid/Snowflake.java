@@ -181,10 +181,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         bits |= v << f.shift();
       }
       long deadline = grant.validUntilMillis();
-      long limit =
-          deadline == Long.MAX_VALUE
-              ? maxTick
-              : Math.min(maxTick, Math.floorDiv(deadline - epochMillis - 1, unitMillis));
+      long limit; // the last tick wholly before the deadline; no overflow for extreme deadlines
+      if (deadline == Long.MAX_VALUE) {
+        limit = maxTick;
+      } else if (deadline <= epochMillis) {
+        limit = -1;
+      } else {
+        limit = Math.min(maxTick, Math.floorDiv(deadline - epochMillis - 1, unitMillis));
+      }
       Binding current = bound;
       boolean renewal =
           current != null

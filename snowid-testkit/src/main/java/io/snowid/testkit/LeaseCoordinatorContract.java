@@ -271,6 +271,23 @@ public abstract class LeaseCoordinatorContract {
   }
 
   @Test
+  void generator_coordinatorClockSkewsWhileRunning_fencesUntilItAgrees() {
+    FaultyCoordinator faulty = new FaultyCoordinator(open());
+    NodeLease l = lease(faulty, TimeSource.monotonic(), "600ms");
+    opened.add(l);
+    Snowflake gen = Snowflake.builder().lease(l).build();
+    long before = gen.nextId();
+    faulty.skew(Duration.ofSeconds(5));
+
+    awaitThrows(gen::nextId, Duration.ofSeconds(5));
+    assertThat(gen.nodeStatus().held()).isFalse();
+    assertThat(gen.nodeStatus().detail()).contains("clock skew");
+
+    faulty.skew(Duration.ZERO);
+    assertThat(awaitId(gen, Duration.ofSeconds(5))).isGreaterThan(before);
+  }
+
+  @Test
   void generator_coordinatorClockSkewedBeyondAllowance_acquisitionFails() {
     FaultyCoordinator skewed = new FaultyCoordinator(open()).skew(Duration.ofSeconds(5));
     assertThatThrownBy(() -> lease(skewed, TimeSource.monotonic(), "2s"))
