@@ -622,6 +622,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
      * @throws io.snowid.node.NodeIdUnavailableException if the node source cannot give values
      */
     public Snowflake build() {
+      if (layout.wraps()) {
+        throw new InvalidSettingException(
+            "layout", layout.spec(), "a layout without wrap=true (for int32 use Int32Generator)");
+      }
       if (policy == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
         throw new InvalidSettingException(
             "clockPolicy",
