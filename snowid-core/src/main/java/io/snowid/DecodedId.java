@@ -16,10 +16,18 @@ public final class DecodedId {
   private final long sequence;
   private final Map<String, Long> fields;
 
-  DecodedId(long id, Layout layout) {
+  private final long timestampMillis;
+
+  DecodedId(long id, Layout layout, long referenceMillis) {
     this.id = id;
     this.layout = layout;
     this.time = layout.timeField().extract(id);
+    long millis = layout.epochMillis() + time * layout.unitMillis();
+    if (layout.wraps()) {
+      long window = layout.wrapWindow().toMillis();
+      millis += Math.floorDiv(referenceMillis - millis, window) * window;
+    }
+    this.timestampMillis = millis;
     this.sequence = layout.sequenceField().extract(id);
     Map<String, Long> map = new LinkedHashMap<>();
     for (Layout.Field f : layout.fields()) {
@@ -46,7 +54,7 @@ public final class DecodedId {
 
   /** Unix milliseconds of {@link #instant()}. */
   public long timestampMillis() {
-    return layout.epochMillis() + time * layout.unitMillis();
+    return timestampMillis;
   }
 
   /** The raw value of the time field: units since the layout's epoch. */

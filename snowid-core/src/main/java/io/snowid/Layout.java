@@ -54,9 +54,10 @@ public final class Layout {
   private final long unitMillis;
   private final int totalBits;
   private final long maxTime;
+  private final boolean wrap;
   private final String spec;
 
-  Layout(List<Field> fields, long epochMillis, long unitMillis) {
+  Layout(List<Field> fields, long epochMillis, long unitMillis, boolean wrap) {
     this.fields = List.copyOf(fields);
     Map<String, Field> map = new LinkedHashMap<>();
     int bits = 0;
@@ -71,6 +72,7 @@ public final class Layout {
     Field time = map.get(TIME);
     // With 64 bits the time field owns the sign bit: generation stops before setting it.
     this.maxTime = bits == 64 ? time.max() >>> 1 : time.max();
+    this.wrap = wrap;
     this.spec = LayoutSpec.print(this);
   }
 
@@ -167,9 +169,28 @@ public final class Layout {
     return maxTime;
   }
 
-  /** The last instant an ID of this layout can carry: the last millisecond of its last tick. */
+  /**
+   * The last instant an ID of this layout can carry: the last millisecond of its last tick. A
+   * {@linkplain #wraps() wrapping} layout has none: {@link Instant#MAX}.
+   */
   public Instant lastInstant() {
+    if (wrap) {
+      return Instant.MAX;
+    }
     return Instant.ofEpochMilli(epochMillis + (maxTime + 1) * unitMillis - 1);
+  }
+
+  /**
+   * Whether the time field counts modulo its range ({@code wrap=true}, as the {@code int32}
+   * preset): IDs repeat after {@link #wrapWindow()} and are unique only within it.
+   */
+  public boolean wraps() {
+    return wrap;
+  }
+
+  /** How long the time field takes to go round: {@code 2^bits} units. */
+  public Duration wrapWindow() {
+    return Duration.ofMillis((timeField().max() + 1) * unitMillis);
   }
 
   /** Time left from {@code now} until after {@link #lastInstant()}; zero or negative once over. */
@@ -248,6 +269,14 @@ public final class Layout {
    * @throws InvalidIdException if the ID cannot belong to this layout
    */
   public DecodedId decode(long id) {
+    return decode(id, Instant.now());
+  }
+
+  /**
+   * As {@link #decode(long)}; for a {@linkplain #wraps() wrapping} layout the instant is the latest
+   * one not after {@code reference} that the time field matches.
+   */
+  public DecodedId decode(long id, Instant reference) {
     if (totalBits < 64 && (id >>> totalBits) != 0) {
       throw new InvalidIdException(
           Long.toString(id),
@@ -255,7 +284,7 @@ public final class Layout {
               ? "negative, but layout " + spec + " issues only positive IDs"
               : "wider than the " + totalBits + " bits of layout " + spec);
     }
-    return new DecodedId(id, this);
+    return new DecodedId(id, this, wrap ? reference.toEpochMilli() : 0);
   }
 
   /** The canonical spec string. */

@@ -33,6 +33,7 @@ final class LayoutSpec {
     Set<String> seen = new HashSet<>();
     Long epoch = null;
     Long unit = null;
+    boolean wrap = false;
     for (String rawPart : spec.split(",", -1)) {
       String part = rawPart.trim();
       int eq = part.indexOf('=');
@@ -51,6 +52,7 @@ final class LayoutSpec {
       switch (name) {
         case "epoch" -> epoch = parseEpoch(value);
         case "unit" -> unit = parseUnit(value);
+        case "wrap" -> wrap = parseWrap(value);
         default -> bitFields.add(new String[] {name, value});
       }
     }
@@ -58,10 +60,10 @@ final class LayoutSpec {
       throw new InvalidSettingException(
           "layout.epoch", "missing", "an ISO-8601 instant, a date or Unix milliseconds");
     }
-    return build(bitFields, epoch, unit == null ? 1 : unit);
+    return build(bitFields, epoch, unit == null ? 1 : unit, wrap);
   }
 
-  private static Layout build(List<String[]> bitFields, long epoch, long unit) {
+  private static Layout build(List<String[]> bitFields, long epoch, long unit, boolean wrap) {
     int total = 0;
     int[] widths = new int[bitFields.size()];
     for (int i = 0; i < widths.length; i++) {
@@ -104,7 +106,7 @@ final class LayoutSpec {
       shift -= widths[i];
       fields.add(new Layout.Field(bitFields.get(i)[0], widths[i], shift));
     }
-    return new Layout(fields, epoch, unit);
+    return new Layout(fields, epoch, unit, wrap);
   }
 
   private static int indexOf(List<String[]> fields, String name) {
@@ -141,6 +143,13 @@ final class LayoutSpec {
     return millis;
   }
 
+  private static boolean parseWrap(String value) {
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new InvalidSettingException("layout.wrap", value, "true or false");
+    }
+    return value.equals("true");
+  }
+
   private static long parseUnit(String value) {
     Matcher m = UNIT.matcher(value);
     if (!m.matches()) {
@@ -162,6 +171,9 @@ final class LayoutSpec {
     long unit = layout.unitMillis();
     sb.append("epoch=").append(layout.epoch()).append(",unit=");
     sb.append(unit % 1000 == 0 ? (unit / 1000) + "s" : unit + "ms");
+    if (layout.wraps()) {
+      sb.append(",wrap=true");
+    }
     return sb.toString();
   }
 

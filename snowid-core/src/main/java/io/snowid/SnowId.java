@@ -30,9 +30,13 @@ public final class SnowId {
           .build();
     }
 
-    private static String setting(String property, String env) {
+    static String setting(String property, String env) {
+      return setting(property, env, null);
+    }
+
+    static String setting(String property, String env, String fallback) {
       String v = System.getProperty(property, System.getenv(env));
-      return v == null || v.isBlank() ? null : v.trim();
+      return v == null || v.isBlank() ? fallback : v.trim();
     }
   }
 
@@ -51,6 +55,23 @@ public final class SnowId {
   public static String nextString(String format) {
     IdCodec codec = IdCodec.named(format);
     return codec.encode(next());
+  }
+
+  private static final class Js53Holder {
+    static final Snowflake GENERATOR =
+        Snowflake.builder()
+            .layout(Layout.preset("js53"))
+            .nodeSource(
+                Holder.setting("snowid.node", "SNOWID_NODE", LeaseCoordinators.DEFAULT_FILE_URI))
+            .build();
+  }
+
+  /**
+   * The next ID of a process-wide generator on the {@code js53} layout: every ID it can issue until
+   * its last instant (2093) is below 2^53, so it is exact as a JavaScript number.
+   */
+  public static long nextJs53() {
+    return Js53Holder.GENERATOR.nextId();
   }
 
   /** The process-wide generator. */

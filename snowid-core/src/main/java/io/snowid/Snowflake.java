@@ -181,10 +181,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         bits |= v << f.shift();
       }
       long deadline = grant.validUntilMillis();
-      long limit =
-          deadline == Long.MAX_VALUE
-              ? maxTick
-              : Math.min(maxTick, Math.floorDiv(deadline - epochMillis - 1, unitMillis));
+      long limit; // the last tick wholly before the deadline; no overflow for extreme deadlines
+      if (deadline == Long.MAX_VALUE) {
+        limit = maxTick;
+      } else if (deadline <= epochMillis) {
+        limit = -1;
+      } else {
+        limit = Math.min(maxTick, Math.floorDiv(deadline - epochMillis - 1, unitMillis));
+      }
       Binding current = bound;
       boolean renewal =
           current != null
@@ -315,7 +319,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     String reason =
         b.fencedReason != null
             ? b.fencedReason
-            : "the lease from " + b.grant.source() + " was not renewed in time";
+            : b.grant.startAfterMillis() >= deadline
+                ? "waiting for this clock to pass the node's high-water mark "
+                    + Instant.ofEpochMilli(b.grant.startAfterMillis())
+                : "the lease from " + b.grant.source() + " was not renewed in time";
     return new LeaseLostException(b.grant.values(), since, reason);
   }
 
@@ -615,6 +622,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
      * @throws io.snowid.node.NodeIdUnavailableException if the node source cannot give values
      */
     public Snowflake build() {
+      if (layout.wraps()) {
+        throw new InvalidSettingException(
+            "layout", layout.spec(), "a layout without wrap=true (for int32 use Int32Generator)");
+      }
       if (policy == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
         throw new InvalidSettingException(
             "clockPolicy",

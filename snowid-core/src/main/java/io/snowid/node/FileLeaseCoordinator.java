@@ -136,10 +136,9 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       ch.close();
       return null;
     }
-    Properties p = read(ch);
-    long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
+    long highWater = number(read(ch), "highWater");
     String token = UUID.randomUUID().toString();
-    write(ch, instance, token, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
+    write(ch, instance, token, highWater, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
     held.put(token, new Held(ch, lock, path));
     return new Lease(namespace, id, instance, token, now, now + ttl.toMillis(), highWater);
   }
@@ -152,14 +151,9 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
     try {
       Properties p = read(h.channel());
-      long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
       long expires = localNowMillis + ttl.toMillis();
-      write(
-          h.channel(),
-          lease.instance(),
-          lease.token(),
-          Math.max(highWater, mayIssueUntilMillis),
-          expires);
+      long highWater = Math.max(number(p, "highWater"), mayIssueUntilMillis);
+      write(h.channel(), lease.instance(), lease.token(), number(p, "base"), highWater, expires);
       return new Lease(
           lease.namespace(),
           lease.nodeId(),
@@ -181,9 +175,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
     try (FileChannel ch = h.channel()) {
       if (h.lock().isValid()) {
-        Properties p = read(ch);
-        long highWater = Long.parseLong(p.getProperty("highWater", Long.toString(Long.MIN_VALUE)));
-        write(ch, lease.instance(), "", Math.max(highWater, issuedUpToMillis), Long.MIN_VALUE);
+        // A holder that releases is fenced and knows exactly what it issued: that replaces its
+        // own promises, so a graceful restart does not wait out the promised deadline.
+        long base = number(read(ch), "base");
+        long highWater = Math.max(base, issuedUpToMillis);
+        write(ch, lease.instance(), "", highWater, highWater, Long.MIN_VALUE);
         h.lock().release();
       }
     } catch (IOException e) {
@@ -201,19 +197,21 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     return p;
   }
 
+  private static long number(Properties p, String key) {
+    return Long.parseLong(p.getProperty(key, Long.toString(Long.MIN_VALUE)));
+  }
+
+  /**
+   * Writes the lease file: {@code base} is the high-water mark left by previous holders, {@code
+   * highWater} also covers what the current holder promised it might issue.
+   */
   private static void write(
-      FileChannel ch, String instance, String token, long highWater, long expires)
+      FileChannel ch, String instance, String token, long base, long highWater, long expires)
       throws IOException {
     String text =
-        "instance="
-            + instance
-            + "\ntoken="
-            + token
-            + "\nhighWater="
-            + highWater
-            + "\nexpiresAt="
-            + expires
-            + "\n";
+        String.format(
+            "instance=%s%ntoken=%s%nbase=%d%nhighWater=%d%nexpiresAt=%d%n",
+            instance, token, base, highWater, expires);
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     ch.truncate(0);
     ch.write(ByteBuffer.wrap(bytes), 0);

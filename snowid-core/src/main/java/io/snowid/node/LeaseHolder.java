@@ -39,6 +39,7 @@ final class LeaseHolder implements NodeLease {
   private final TimeSource time;
   private final Map<String, Long> fixed;
   private final List<Layout.Field> leased;
+  private final List<Layout.Field> nodeFields;
   private final String namespace;
   private final long size;
   private final Duration margin;
@@ -69,6 +70,7 @@ final class LeaseHolder implements NodeLease {
     this.time = time;
     this.fixed = Map.copyOf(fixed);
     this.leased = List.copyOf(leased);
+    this.nodeFields = layout.nodeFields();
     this.namespace = namespaceKey(options.namespace(), layout, fixed, leased);
     this.size = 1L << Spread.bits(leased);
     long ttl = options.ttl().toMillis();
@@ -130,8 +132,12 @@ final class LeaseHolder implements NodeLease {
               + " startWait "
               + options.startWait());
     }
-    Map<String, Long> values = new LinkedHashMap<>(fixed);
-    values.putAll(Spread.over(leased, l.nodeId()));
+    Map<String, Long> unordered = new LinkedHashMap<>(fixed);
+    unordered.putAll(Spread.over(leased, l.nodeId()));
+    Map<String, Long> values = new LinkedHashMap<>();
+    for (Layout.Field f : nodeFields) {
+      values.put(f.name(), unordered.get(f.name()));
+    }
     this.lease = l;
     this.grant =
         new NodeGrant(

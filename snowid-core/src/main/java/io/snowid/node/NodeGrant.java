@@ -1,5 +1,7 @@
 package io.snowid.node;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,7 +23,7 @@ public record NodeGrant(
     long acquisition,
     String source) {
   public NodeGrant {
-    values = Map.copyOf(values);
+    values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
   }
 
   /** Values held forever, from a static source. */

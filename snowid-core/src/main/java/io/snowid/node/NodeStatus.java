@@ -1,6 +1,8 @@
 package io.snowid.node;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,6 +26,6 @@ public record NodeStatus(
     long renewals,
     long renewalFailures) {
   public NodeStatus {
-    values = Map.copyOf(values);
+    values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
   }
 }

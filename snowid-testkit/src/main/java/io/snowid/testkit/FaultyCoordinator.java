@@ -1,0 +1,96 @@
+package io.snowid.testkit;
+
+import io.snowid.node.Lease;
+import io.snowid.node.LeaseCoordinator;
+import io.snowid.node.NodeIdUnavailableException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Wraps a {@link LeaseCoordinator} to inject faults: renewals that fail as if the coordinator were
+ * unreachable, and a coordinator clock shifted by a skew.
+ */
+public final class FaultyCoordinator implements LeaseCoordinator {
+  private final LeaseCoordinator delegate;
+  private final AtomicBoolean failRenewals = new AtomicBoolean();
+  private final AtomicLong skewMillis = new AtomicLong();
+  private final AtomicLong renewCalls = new AtomicLong();
+  private final AtomicReference<Lease> lastGranted = new AtomicReference<>();
+
+  public FaultyCoordinator(LeaseCoordinator delegate) {
+    this.delegate = delegate;
+  }
+
+  /** From now on every renewal fails (or succeeds again). */
+  public FaultyCoordinator failRenewals(boolean fail) {
+    failRenewals.set(fail);
+    return this;
+  }
+
+  /** Shifts the coordinator clock reported in every lease by this much. */
+  public FaultyCoordinator skew(Duration skew) {
+    skewMillis.set(skew.toMillis());
+    return this;
+  }
+
+  /** How many renewals were asked for, failed or not. */
+  public long renewCalls() {
+    return renewCalls.get();
+  }
+
+  /** The lease of the last acquisition or renewal that succeeded, as the coordinator answered. */
+  public Lease lastGranted() {
+    return lastGranted.get();
+  }
+
+  private Lease shifted(Lease l) {
+    lastGranted.set(l);
+    long s = skewMillis.get();
+    return new Lease(
+        l.namespace(),
+        l.nodeId(),
+        l.instance(),
+        l.token(),
+        l.coordinatorNowMillis() + s,
+        l.expiresAtMillis() + s,
+        l.highWaterMillis());
+  }
+
+  @Override
+  public Lease acquire(
+      String namespace,
+      long size,
+      String instance,
+      Duration ttl,
+      long localNowMillis,
+      long mayIssueUntilMillis) {
+    return shifted(
+        delegate.acquire(namespace, size, instance, ttl, localNowMillis, mayIssueUntilMillis));
+  }
+
+  @Override
+  public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+    renewCalls.incrementAndGet();
+    if (failRenewals.get()) {
+      throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
+    }
+    return shifted(delegate.renew(lease, ttl, localNowMillis, mayIssueUntilMillis));
+  }
+
+  @Override
+  public void release(Lease lease, long issuedUpToMillis) {
+    delegate.release(lease, issuedUpToMillis);
+  }
+
+  @Override
+  public String describe() {
+    return "faulty(" + delegate.describe() + ")";
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,380 @@
+package io.snowid.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.ClockMovedBackwardsException;
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.TimeSource;
+import io.snowid.node.Lease;
+import io.snowid.node.LeaseCoordinator;
+import io.snowid.node.LeaseCoordinators;
+import io.snowid.node.LeaseLostException;
+import io.snowid.node.LeaseOptions;
+import io.snowid.node.LeaseTakenException;
+import io.snowid.node.NodeIdUnavailableException;
+import io.snowid.node.NodeLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link LeaseCoordinator} must have. A backend's test subclasses this and
+ * supplies coordinators that share one registry, as separate processes would:
+ *
+ * <pre>{@code
+ * class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
+ *   protected LeaseCoordinator newCoordinator() { return LeaseCoordinators.open(REDIS_URI); }
+ *   protected void crash(LeaseCoordinator c) { ((RedisLeaseCoordinator) c).closeWithoutRelease(); }
+ * }
+ * }</pre>
+ *
+ * Every test works in a namespace of its own, so runs never see each other's leases.
+ */
+public abstract class LeaseCoordinatorContract {
+  private static final Duration TTL = Duration.ofSeconds(2);
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  protected final String namespace = "contract-" + UUID.randomUUID().toString().substring(0, 8);
+
+  /** A new coordinator on the shared registry, as another process would open it. */
+  protected abstract LeaseCoordinator newCoordinator();
+
+  /**
+   * Makes the holder die without releasing (as SIGKILL would): afterwards its leases must become
+   * available to others once they expire (or at once, for coordinators that can tell).
+   */
+  protected abstract void crash(LeaseCoordinator coordinator);
+
+  /** How long a crashed holder's lease of {@code ttl} may stay unavailable. */
+  protected Duration reclaimWithin(Duration ttl) {
+    return ttl.plusSeconds(3);
+  }
+
+  private LeaseCoordinator open() {
+    LeaseCoordinator c = newCoordinator();
+    opened.add(c);
+    return c;
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (AutoCloseable c : opened) {
+      c.close();
+    }
+  }
+
+  private static long now() {
+    return System.currentTimeMillis();
+  }
+
+  private Lease acquire(LeaseCoordinator c, long size, String instance) {
+    return c.acquire(namespace, size, instance, TTL, now(), now() + TTL.toMillis());
+  }
+
+  @Test
+  void acquire_concurrentHolders_getDistinctIds() throws InterruptedException {
+    int holders = 12;
+    List<LeaseCoordinator> coordinators = new ArrayList<>();
+    for (int i = 0; i < holders; i++) {
+      coordinators.add(open());
+    }
+    ConcurrentLinkedQueue<Long> ids = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < holders; i++) {
+      LeaseCoordinator c = coordinators.get(i);
+      String instance = "holder-" + i;
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  go.await();
+                  ids.add(acquire(c, 16, instance).nodeId());
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                  errors.add(e);
+                }
+              });
+      threads.add(t);
+      t.start();
+    }
+    go.countDown();
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(errors).isEmpty();
+    assertThat(new HashSet<>(ids)).hasSize(holders);
+    assertThat(ids).allMatch(id -> id >= 0 && id < 16);
+  }
+
+  @Test
+  void acquire_namespaceExhausted_throwsNamingItsSize() {
+    LeaseCoordinator c = open();
+    for (int i = 0; i < 4; i++) {
+      acquire(c, 4, "holder-" + i);
+    }
+    assertThatThrownBy(() -> acquire(open(), 4, "one-too-many"))
+        .isInstanceOf(NodeIdUnavailableException.class)
+        .hasMessageContaining("4");
+  }
+
+  @Test
+  void acquire_sameInstanceAfterRestart_getsItsPreviousIdBack() {
+    LeaseCoordinator first = open();
+    Lease other = acquire(first, 8, "other");
+    Lease mine = acquire(first, 8, "svc-a");
+    assertThat(mine.nodeId()).isNotEqualTo(other.nodeId());
+    first.release(mine, now());
+    first.release(other, now());
+
+    Lease again = acquire(open(), 8, "svc-a");
+
+    assertThat(again.nodeId()).isEqualTo(mine.nodeId());
+  }
+
+  @Test
+  void acquire_crashedHolder_idIsReclaimedWithItsHighWaterMark() {
+    LeaseCoordinator dead = open();
+    long promised = now() + 1_500;
+    Lease old = dead.acquire(namespace, 1, "dead", TTL, now(), promised);
+    crash(dead);
+
+    LeaseCoordinator next = open();
+    Lease taken = awaitAcquire(() -> acquire(next, 1, "next"), reclaimWithin(TTL));
+
+    assertThat(taken.nodeId()).isEqualTo(old.nodeId());
+    assertThat(taken.token()).isNotEqualTo(old.token());
+    assertThat(taken.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+  }
+
+  @Test
+  void renew_extendsTheLeaseAndRaisesTheHighWaterMark() throws InterruptedException {
+    LeaseCoordinator c = open();
+    Lease l = acquire(c, 2, "renewer");
+    Thread.sleep(20);
+    long promised = now() + 60_000;
+    Lease renewed = c.renew(l, TTL, now(), promised);
+    assertThat(renewed.nodeId()).isEqualTo(l.nodeId());
+    assertThat(renewed.expiresAtMillis()).isGreaterThan(l.expiresAtMillis());
+    crash(c);
+
+    Lease next = awaitAcquire(() -> acquire(open(), 1, "renewer"), reclaimWithin(TTL));
+    assertThat(next.nodeId()).isEqualTo(l.nodeId());
+    assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+  }
+
+  @Test
+  void release_recordsWhatWasIssuedInsteadOfThePromise() {
+    LeaseCoordinator c = open();
+    long promised = now() + 60_000;
+    Lease l = c.acquire(namespace, 1, "graceful", TTL, now(), promised);
+    long issued = now() + 5;
+    c.release(l, issued);
+
+    Lease next = acquire(open(), 1, "graceful");
+
+    assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(issued).isLessThan(promised);
+  }
+
+  @Test
+  void release_twice_isIdempotentAndRenewAfterwardFails() {
+    LeaseCoordinator c = open();
+    Lease l = acquire(c, 1, "releaser");
+    c.release(l, now());
+    c.release(l, now());
+    assertThatThrownBy(() -> c.renew(l, TTL, now(), now())).isInstanceOf(LeaseTakenException.class);
+    assertThat(acquire(open(), 1, "someone").nodeId()).isZero();
+  }
+
+  @Test
+  void acquire_differentNamespaces_areIndependent() {
+    LeaseCoordinator c = open();
+    Lease a = acquire(c, 1, "a");
+    Lease b = c.acquire(namespace + "-other", 1, "b", TTL, now(), now() + 1000);
+    assertThat(a.nodeId()).isZero();
+    assertThat(b.nodeId()).isZero();
+  }
+
+  // ---- through a generator: fencing, skew, high-water ----
+
+  private NodeLease lease(LeaseCoordinator c, TimeSource time, String ttl) {
+    LeaseOptions options =
+        LeaseOptions.parse("contract?namespace=" + namespace + "&ttl=" + ttl, TTL);
+    return LeaseCoordinators.lease(c, options, Layout.twitter(), Map.of("datacenter", 1L), time);
+  }
+
+  @Test
+  void generator_renewalsFail_stopsBeforeExpiryAndNextHolderStartsStrictlyAfter() {
+    FaultyCoordinator faulty = new FaultyCoordinator(open());
+    NodeLease leaseA = lease(faulty, TimeSource.monotonic(), "900ms");
+    opened.add(leaseA);
+    Snowflake a = Snowflake.builder().lease(leaseA).build();
+    long lastOfA = a.nextId();
+    faulty.failRenewals(true);
+    Lease granted = faulty.lastGranted();
+
+    long fencedAt =
+        awaitThrows(
+            () -> {
+              a.nextId();
+            },
+            Duration.ofSeconds(5));
+    assertThat(fencedAt).isLessThan(faulty.lastGranted().expiresAtMillis());
+    assertThat(faulty.lastGranted().expiresAtMillis())
+        .isGreaterThanOrEqualTo(granted.expiresAtMillis());
+    assertThat(a.nodeStatus().held()).isFalse();
+    assertThat(a.nodeStatus().renewalFailures()).isPositive();
+    long maxOfA = lastOfA;
+
+    crash(faulty);
+    LeaseCoordinator other = open();
+    NodeLease leaseB =
+        awaitAcquire(() -> lease(other, TimeSource.monotonic(), "900ms"), reclaimWithin(TTL));
+    opened.add(leaseB);
+    Snowflake b = Snowflake.builder().lease(leaseB).build();
+    long firstOfB = b.nextId();
+
+    assertThat(b.node()).isEqualTo(a.node());
+    assertThat(Layout.twitter().decode(firstOfB).timestampMillis())
+        .isGreaterThan(Layout.twitter().decode(maxOfA).timestampMillis());
+    assertThat(firstOfB).isGreaterThan(maxOfA);
+  }
+
+  @Test
+  void generator_renewalsRecover_resumesWithTheSameNode() {
+    FaultyCoordinator faulty = new FaultyCoordinator(open());
+    NodeLease l = lease(faulty, TimeSource.monotonic(), "600ms");
+    opened.add(l);
+    Snowflake gen = Snowflake.builder().lease(l).build();
+    long before = gen.nextId();
+    faulty.failRenewals(true);
+    awaitThrows(gen::nextId, Duration.ofSeconds(5));
+    faulty.failRenewals(false);
+
+    long after = awaitId(gen, Duration.ofSeconds(5));
+
+    assertThat(after).isGreaterThan(before);
+    assertThat(gen.nodeStatus().held()).isTrue();
+  }
+
+  @Test
+  void generator_coordinatorClockSkewsWhileRunning_fencesUntilItAgrees() {
+    FaultyCoordinator faulty = new FaultyCoordinator(open());
+    NodeLease l = lease(faulty, TimeSource.monotonic(), "600ms");
+    opened.add(l);
+    Snowflake gen = Snowflake.builder().lease(l).build();
+    long before = gen.nextId();
+    faulty.skew(Duration.ofSeconds(5));
+
+    awaitThrows(gen::nextId, Duration.ofSeconds(5));
+    assertThat(gen.nodeStatus().held()).isFalse();
+    assertThat(gen.nodeStatus().detail()).contains("clock skew");
+
+    faulty.skew(Duration.ZERO);
+    assertThat(awaitId(gen, Duration.ofSeconds(5))).isGreaterThan(before);
+  }
+
+  @Test
+  void generator_coordinatorClockSkewedBeyondAllowance_acquisitionFails() {
+    FaultyCoordinator skewed = new FaultyCoordinator(open()).skew(Duration.ofSeconds(5));
+    assertThatThrownBy(() -> lease(skewed, TimeSource.monotonic(), "2s"))
+        .isInstanceOf(NodeIdUnavailableException.class)
+        .hasMessageContaining("clock skew");
+    // the failed acquisition released its id: it is free again
+    assertThat(acquire(open(), 1, "after-skew").nodeId()).isZero();
+  }
+
+  @Test
+  void generator_clockSetBackAcrossRestart_neverRepeatsAndFailsBeyondStartWait() {
+    ManualClock clock = ManualClock.create();
+    clock.set(Instant.now());
+    NodeLease first = lease(open(), TimeSource.monotonic(clock), "2s");
+    Snowflake a = Snowflake.builder().lease(first).timeSource(TimeSource.monotonic(clock)).build();
+    Set<Long> ids = new HashSet<>();
+    for (int i = 0; i < 10_000; i++) {
+      ids.add(a.nextId());
+    }
+    long maxOfA = a.nextId();
+    first.close();
+
+    ManualClock behind = ManualClock.at(clock.wallInstant().minusMillis(500));
+    NodeLease second = lease(open(), TimeSource.monotonic(behind), "2s");
+    opened.add(second);
+    Snowflake b =
+        Snowflake.builder().lease(second).timeSource(TimeSource.monotonic(behind)).build();
+    long firstOfB = b.nextId(); // waits (virtually) until its clock passes the high-water mark
+    assertThat(firstOfB).isGreaterThan(maxOfA);
+    assertThat(ids).doesNotContain(firstOfB);
+    second.close();
+
+    // far behind: refused, by the high-water check (or, for a coordinator with a clock of its
+    // own, already by the skew check)
+    ManualClock farBehind = ManualClock.at(clock.wallInstant().minusSeconds(60));
+    assertThatThrownBy(() -> lease(open(), TimeSource.monotonic(farBehind), "2s"))
+        .isInstanceOfAny(ClockMovedBackwardsException.class, NodeIdUnavailableException.class)
+        .hasMessageMatching("(?s).*(high-water|clock skew).*");
+  }
+
+  private static long awaitThrows(Runnable call, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        call.run();
+      } catch (LeaseLostException e) {
+        return now();
+      }
+      sleep(5);
+    }
+    throw new AssertionError("still issuing after " + within);
+  }
+
+  private static long awaitId(Snowflake gen, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      try {
+        return gen.nextId();
+      } catch (LeaseLostException e) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("did not resume within " + within, e);
+        }
+        sleep(20);
+      }
+    }
+  }
+
+  private static <T> T awaitAcquire(Supplier<T> attempt, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      try {
+        return attempt.get();
+      } catch (NodeIdUnavailableException e) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("not reclaimed within " + within, e);
+        }
+        sleep(50);
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.snowid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four JVMs take IDs through {@link SnowId#next()} with the default local leases; one is killed
+ * with SIGKILL and restarted. No ID may appear twice, and the restarted process, which gets the
+ * dead one's worker id back, starts after everything the dead one issued.
+ */
+class MultiProcessTest {
+  @TempDir Path dir;
+
+  private Process start(Path out, long millis) throws IOException {
+    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    return new ProcessBuilder(
+            java.toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "-Dsnowid.node=file:" + dir.resolve("leases"),
+            MultiProcessMain.class.getName(),
+            out.toString(),
+            Long.toString(millis))
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+
+  private static String awaitReady(Process p) throws IOException {
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String line = r.readLine();
+    assertThat(line).as("process printed its node").startsWith("ready ");
+    return line;
+  }
+
+  private static long[] read(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    ByteBuffer buf = ByteBuffer.wrap(bytes, 0, bytes.length / 8 * 8);
+    long[] ids = new long[bytes.length / 8];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = buf.getLong();
+    }
+    return ids;
+  }
+
+  @Test
+  void snowIdNext_fourJvmsOneKilledAndRestarted_noDuplicates() throws Exception {
+    List<Path> outputs = new ArrayList<>();
+    List<Process> processes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Path out = dir.resolve("ids-" + i);
+      outputs.add(out);
+      processes.add(start(out, i == 0 ? 60_000 : 4_000));
+    }
+    List<String> nodes = new ArrayList<>();
+    for (Process p : processes) {
+      nodes.add(awaitReady(p));
+    }
+    assertThat(nodes).doesNotHaveDuplicates();
+
+    Process victim = processes.get(0);
+    Thread.sleep(500);
+    victim.destroyForcibly(); // SIGKILL: no shutdown hook, no release
+    assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    long[] killed = read(outputs.get(0));
+    assertThat(killed.length).isGreaterThan(1000);
+
+    Path restartedOut = dir.resolve("ids-restarted");
+    Process restarted = start(restartedOut, 1_500);
+    String restartedNode = awaitReady(restarted);
+    for (Process p : processes.subList(1, 4)) {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isZero();
+    }
+    assertThat(restarted.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(restarted.exitValue()).isZero();
+
+    List<long[]> all = new ArrayList<>();
+    all.add(killed);
+    for (Path out : outputs.subList(1, 4)) {
+      all.add(read(out));
+    }
+    long[] again = read(restartedOut);
+    all.add(again);
+    int total = 0;
+    for (long[] ids : all) {
+      for (int i = 1; i < ids.length; i++) {
+        assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+      }
+      total += ids.length;
+    }
+    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    assertThat(merged).hasSize(total);
+    for (int i = 1; i < merged.length; i++) {
+      assertThat(merged[i]).as("duplicate ID").isNotEqualTo(merged[i - 1]);
+    }
+    // the restarted process took the dead one's worker id and started after its high-water mark
+    assertThat(restartedNode).isEqualTo(nodes.get(0));
+    assertThat(again[0]).isGreaterThan(killed[killed.length - 1]);
+  }
+}
