@@ -1,0 +1,119 @@
+package io.snowid.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DecodeCommandTest {
+  private static final String TWEET = "1541815603606036480";
+
+  @Test
+  void decode_tweetId_printsTimeFieldsAndSequenceAsATable() {
+    Cli r = Cli.run("decode", "--layout", "twitter", TWEET);
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.outLines())
+        .containsExactly(
+            "ID                   TIME (UTC)                DATACENTER  WORKER  SEQUENCE",
+            "1541815603606036480  2022-06-28T16:07:40.105Z  11          26      0");
+  }
+
+  @Test
+  void decode_json_printsOneObjectPerIdWithTheIdAsString() {
+    Cli r = Cli.run("decode", "--json", TWEET, "175928847299117063");
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.outLines())
+        .containsExactly(
+            "{\"id\":\"1541815603606036480\",\"timestamp\":\"2022-06-28T16:07:40.105Z\","
+                + "\"fields\":{\"datacenter\":11,\"worker\":26},\"sequence\":0}",
+            "{\"id\":\"175928847299117063\",\"timestamp\":\"2012-03-03T13:01:20.453Z\","
+                + "\"fields\":{\"datacenter\":1,\"worker\":0},\"sequence\":7}");
+  }
+
+  @Test
+  void decode_discordLayout_readsDiscordsDocumentedExample() {
+    Cli r = Cli.run("decode", "--layout", "discord", "--json", "175928847299117063");
+
+    assertThat(r.out())
+        .isEqualTo(
+            "{\"id\":\"175928847299117063\",\"timestamp\":\"2016-04-30T11:18:25.796Z\","
+                + "\"fields\":{\"worker\":1,\"process\":0},\"sequence\":7}\n");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1565a11f6217a000", "1ASD13XH1F800", "1ASD13XH1F800B", "0bppc0m3ju134"})
+  void decode_unambiguousTextForm_isDetected(String text) {
+    Cli r = Cli.run("decode", "--json", text);
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("{\"id\":\"1541815603606036480\",");
+  }
+
+  @Test
+  void decode_ambiguousForm_exits2NamingTheCandidates() {
+    Cli r = Cli.run("decode", "1ptWyK4WgZU");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines()).hasSize(1);
+    assertThat(r.err()).contains("base62").contains("base64url");
+  }
+
+  @Test
+  void decode_ambiguousFormWithFormat_decodes() {
+    Cli r = Cli.run("decode", "--format", "base62", "--json", "1ptWyK4WgZU");
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("{\"id\":\"1541815603606036480\",");
+  }
+
+  @Test
+  void decode_64BitLayout_printsTheIdUnsigned() {
+    Cli r = Cli.run("decode", "--layout", "discord", "ffffffffffffffff");
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.outLines().get(1)).startsWith("18446744073709551615  ");
+  }
+
+  @Test
+  void decode_oneBadIdAmongGood_exits2AndPrintsNothing() {
+    Cli r = Cli.run("decode", TWEET, "not-an-id!", TWEET);
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.errLines()).hasSize(1);
+    assertThat(r.err()).startsWith("snowid: invalid id 'not-an-id!'");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "9223372036854775808",
+        "18446744073709551616",
+        "01",
+        "zzzzzzzzzzzzz",
+        "--format hex 1541815603606036480",
+        "--layout nope 1",
+        "--format nope 1"
+      })
+  void decode_badInput_exits2WithOneLine(String args) {
+    Cli r = Cli.run(("decode " + args).split(" "));
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.errLines()).hasSize(1);
+    assertThat(r.err()).startsWith("snowid: ");
+  }
+
+  @Test
+  void decode_noId_exits2WithOneLine() {
+    Cli r = Cli.run("decode");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines()).hasSize(1);
+    assertThat(r.err()).contains("ID");
+  }
+}
