@@ -7,7 +7,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /** {@code hello} on every request: the ceiling the ID endpoints are measured against. */
-final class HelloHandler extends Handler.Abstract {
+final class HelloHandler extends Handler.Abstract.NonBlocking {
   private static final byte[] HELLO = "hello\n".getBytes(StandardCharsets.US_ASCII);
 
   @Override

@@ -31,13 +31,22 @@ final class IdText {
 
   /** One ID and a newline. */
   static byte[] line(long id, IdCodec codec) {
-    if (codec != null) {
-      return (codec.encode(id) + "\n").getBytes(StandardCharsets.US_ASCII);
+    if (codec != null || id < 0) {
+      IdCodec c = codec == null ? IdCodec.DECIMAL : codec;
+      return (c.encode(id) + "\n").getBytes(StandardCharsets.US_ASCII);
     }
-    byte[] buf = new byte[MAX_DECIMAL + 1];
-    int len = decimal(id, buf, 0);
-    buf[len] = '\n';
-    return java.util.Arrays.copyOf(buf, len + 1);
+    byte[] out = new byte[digits(id) + 1];
+    decimal(id, out, 0);
+    out[out.length - 1] = '\n';
+    return out;
+  }
+
+  private static int digits(long nonNegative) {
+    int digits = 1;
+    for (long v = nonNegative; v >= 10; v /= 10) {
+      digits++;
+    }
+    return digits;
   }
 
   /** Every codec's alphabet is ASCII. */
@@ -53,11 +62,7 @@ final class IdText {
     if (id < 0) {
       return ascii(Long.toUnsignedString(id), out, pos);
     }
-    int digits = 1;
-    for (long v = id; v >= 10; v /= 10) {
-      digits++;
-    }
-    int end = pos + digits;
+    int end = pos + digits(id);
     long v = id;
     for (int i = end - 1; i >= pos; i--) {
       out[i] = (byte) ('0' + (int) (v % 10));

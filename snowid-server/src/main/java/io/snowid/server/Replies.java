@@ -40,10 +40,10 @@ final class Replies {
       Response response, Callback callback, int status, HttpField type, byte[] body, int length) {
     response.setStatus(status);
     HttpFields.Mutable headers = response.getHeaders();
-    headers.put(type);
-    headers.put(NO_STORE);
-    headers.put(NOSNIFF);
-    headers.put(HttpHeader.CONTENT_LENGTH, length);
+    headers.add(type); // a response starts without these: add, no search
+    headers.add(NO_STORE);
+    headers.add(NOSNIFF);
+    headers.add(HttpHeader.CONTENT_LENGTH, length);
     response.write(true, ByteBuffer.wrap(body, 0, length), callback);
     return status;
   }

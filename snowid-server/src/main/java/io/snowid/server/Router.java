@@ -7,6 +7,7 @@ import io.snowid.LayoutExpiredException;
 import io.snowid.Snowflake;
 import io.snowid.node.LeaseLostException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * input, 503 while IDs cannot be issued, 500 with no detail for anything else) and times every
  * request.
  */
-final class Router extends Handler.Abstract {
+final class Router extends Handler.Abstract.NonBlocking {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
   private static final String ROUTES =
       "GET /id, /ids?count=N, /decode/{id}, /health, /metrics (optional ?format=)";
@@ -39,11 +40,39 @@ final class Router extends Handler.Abstract {
     this.health = new HealthEndpoint(generator);
   }
 
+  /**
+   * Runs on the thread that parsed the request (no hand-off to the pool) for everything quick;
+   * {@code /ids}, which may wait for the next millisecond, and {@code /metrics} go to the pool.
+   */
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
     String path = Request.getPathInContext(request);
     Endpoint endpoint = Endpoint.of(path);
+    if (endpoint == Endpoint.IDS || endpoint == Endpoint.METRICS) {
+      try {
+        request
+            .getComponents()
+            .getThreadPool()
+            .execute(() -> serve(endpoint, path, request, response, callback, start));
+      } catch (RejectedExecutionException e) {
+        int status =
+            Replies.error(response, callback, 503, "busy; retry shortly", Replies.RETRY_AFTER);
+        metrics.record(endpoint, status, System.nanoTime() - start);
+      }
+    } else {
+      serve(endpoint, path, request, response, callback, start);
+    }
+    return true;
+  }
+
+  private void serve(
+      Endpoint endpoint,
+      String path,
+      Request request,
+      Response response,
+      Callback callback,
+      long start) {
     int status;
     try {
       status = dispatch(endpoint, path, request, response, callback);
@@ -74,7 +103,6 @@ final class Router extends Handler.Abstract {
       status = Replies.error(response, callback, 500, "internal error");
     }
     metrics.record(endpoint, status, System.nanoTime() - start);
-    return true;
   }
 
   private int dispatch(
