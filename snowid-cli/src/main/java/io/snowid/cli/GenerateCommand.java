@@ -1,5 +1,6 @@
 package io.snowid.cli;
 
+import io.snowid.Int32Generator;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
@@ -43,6 +44,9 @@ final class GenerateCommand extends SnowIdSubcommand {
     Layout l = layout.get();
     Logs.configure(verbose);
     PrintWriter out = out();
+    if (l.wraps()) {
+      return int32(l, codec, out);
+    }
     try (Snowflake generator = Snowflake.builder().layout(l).nodeSource(node.get()).build()) {
       long[] ids = new long[(int) Math.min(count, BATCH)];
       for (long left = count; left > 0; left -= ids.length) {
@@ -53,6 +57,20 @@ final class GenerateCommand extends SnowIdSubcommand {
         for (long id : ids) {
           out.println(codec.encode(id));
         }
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** The wrapping 32-bit layout has its own generator. */
+  private int int32(Layout l, IdCodec codec, PrintWriter out) {
+    if (!l.equals(Layout.preset("int32"))) {
+      throw new InvalidSettingException("layout", l.spec(), "int32, the one wrapping layout");
+    }
+    try (Int32Generator generator = Int32Generator.fromNodeSource(node.get())) {
+      for (long i = 0; i < count; i++) {
+        out.println(codec.encode(generator.nextInt()));
       }
     }
     out.flush();

@@ -54,14 +54,22 @@ final class LayoutCommand extends SnowIdSubcommand {
     }
     bits.print(out);
     out.println();
-    Duration left = l.remainingLifetime(now);
-    double years = left.toSeconds() / SECONDS_PER_YEAR;
     out.println("epoch         " + l.epoch());
     out.println("unit          " + l.unitMillis() + " ms");
-    out.println("last instant  " + l.lastInstant());
-    out.println(
-        "years left    "
-            + (years > 0 ? String.format(Locale.ROOT, "%.1f", years) : "none (expired)"));
+    double years = Double.POSITIVE_INFINITY;
+    if (l.wraps()) {
+      out.println(
+          "wraps every   "
+              + l.wrapWindow()
+              + " (IDs repeat after it: unique only within that window)");
+    } else {
+      Duration left = l.remainingLifetime(now);
+      years = left.toSeconds() / SECONDS_PER_YEAR;
+      out.println("last instant  " + l.lastInstant());
+      out.println(
+          "years left    "
+              + (years > 0 ? String.format(Locale.ROOT, "%.1f", years) : "none (expired)"));
+    }
     out.println("node count    " + group(l.nodeCount()));
     out.println("IDs/s/node    " + group((long) l.idsPerSecondPerNode()));
     if (years <= 0) {

@@ -124,4 +124,17 @@ class GenerateCommandTest {
     assertThat(r.errLines().get(0)).isEqualTo("snowid: count = 0 is invalid; allowed: 1..10000000");
     assertThat(r.err()).contains("\tat io.snowid.cli.GenerateCommand.call");
   }
+
+  @Test
+  void generate_int32_printsPositive32BitIdsOfThisWorker() {
+    Cli r = Cli.run("generate", "-n", "100", "--layout", "int32", "--node", "static:worker=4");
+
+    assertThat(r.exit()).isZero();
+    List<Long> ids = r.outLines().stream().map(Long::parseLong).toList();
+    assertThat(ids)
+        .hasSize(100)
+        .doesNotHaveDuplicates()
+        .allMatch(id -> id > 0 && id <= Integer.MAX_VALUE);
+    assertThat(ids).allMatch(id -> ((id >>> 5) & 31) == 4);
+  }
 }

@@ -80,4 +80,15 @@ class LayoutCommandTest {
     assertThat(r.errLines()).hasSize(1);
     assertThat(r.err()).contains("twitter").contains("discord");
   }
+
+  @Test
+  void layout_wrappingInt32_printsTheWrapWindowInsteadOfALastInstant() {
+    Cli r = Cli.run("layout", "--layout", "int32");
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.out())
+        .contains("wraps every   PT34M57.152S")
+        .doesNotContain("last instant")
+        .doesNotContain("WARNING");
+  }
 }
