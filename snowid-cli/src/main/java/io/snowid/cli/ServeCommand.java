@@ -79,6 +79,7 @@ final class ServeCommand extends SnowIdSubcommand {
             .withHelloWorld(hello);
     Logs.configure(true);
     SnowIdServer s = SnowIdServer.start(config).stopOnShutdown();
+    Signals.onTerminate(s::stop); // stop in order: requests in flight, then the lease
     server = s;
     out().println("snowid serving on " + s.uri() + (hello ? " (hello world)" : ""));
     out().flush();

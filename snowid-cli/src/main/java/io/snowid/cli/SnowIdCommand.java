@@ -44,6 +44,7 @@ public final class SnowIdCommand implements Runnable {
   }
 
   public static void main(String[] args) {
+    Signals.owned = true;
     Charset cs = Charset.defaultCharset();
     PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, cs)));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, cs), true);

@@ -5,6 +5,7 @@ import io.snowid.SnowIdException;
 import io.snowid.Snowflake;
 import java.io.IOException;
 import java.net.URI;
+import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -40,7 +41,8 @@ public final class SnowIdServer implements AutoCloseable {
   private final Snowflake generator;
   private final boolean ownsGenerator;
   private final ServiceMetrics metrics;
-  private boolean stopped;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private boolean stopping;
 
   private SnowIdServer(ServerConfig config, Snowflake generator, boolean ownsGenerator) {
     this.config = config;
@@ -151,9 +153,9 @@ public final class SnowIdServer implements AutoCloseable {
     return this;
   }
 
-  /** Blocks until the server has stopped. */
+  /** Blocks until {@link #stop()} has finished, the generator closed included. */
   public void join() throws InterruptedException {
-    jetty.join();
+    stopped.await();
   }
 
   boolean isStopping() {
@@ -166,10 +168,10 @@ public final class SnowIdServer implements AutoCloseable {
    */
   public void stop() {
     synchronized (this) {
-      if (stopped) {
+      if (stopping) {
         return;
       }
-      stopped = true;
+      stopping = true;
     }
     try {
       jetty.stop();
@@ -182,8 +184,9 @@ public final class SnowIdServer implements AutoCloseable {
       if (ownsGenerator) {
         generator.close();
       }
+      LOG.info("snowid stopped");
+      stopped.countDown();
     }
-    LOG.info("snowid stopped");
   }
 
   @Override
