@@ -39,11 +39,6 @@ final class Json {
     return this;
   }
 
-  Json put(String name, double value) {
-    key(name).append(Double.isFinite(value) ? Double.toString(value) : "null");
-    return this;
-  }
-
   Json put(String name, boolean value) {
     key(name).append(value);
     return this;
