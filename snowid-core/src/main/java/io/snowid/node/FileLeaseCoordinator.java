@@ -43,6 +43,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   static FileLeaseCoordinator open(String base) {
+    if (base.indexOf('?') >= 0) {
+      throw new InvalidSettingException(
+          "node", base, "file:DIR with the options " + LeaseOptions.KEYS + " only");
+    }
     String raw = base.substring("file:".length());
     if (raw.startsWith("//")) {
       raw = raw.substring(2);

@@ -192,7 +192,7 @@ final class LeaseHolder implements NodeLease {
   }
 
   private long renewEvery() {
-    return Math.max(1, options.ttl().toMillis() / 3);
+    return Math.max(1, options.renewEvery().toMillis());
   }
 
   private void schedule(long delayMillis) {

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Settings of a lease, read from the query of a coordinator URI: {@code
- * file:/var/lib/snowid?namespace=orders&ttl=10s&skew=1s}. Unknown keys are rejected.
+ * file:/var/lib/snowid?namespace=orders&ttl=10s&skew=1s}. Other keys stay in {@link #base()} for
+ * the coordinator, which rejects those it does not know.
  *
  * @param base the URI without the lease options (what the coordinator itself reads)
  * @param namespace ids are unique within a namespace; default {@code default}
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
  * @param startWait how long a new holder may wait for its clock to pass the high-water mark
  * @param instance the identity that gets its previous id back after a restart
  * @param fields the node fields to lease; empty for the coordinator's default
+ * @param renewEvery how often the lease is renewed; default a third of {@code ttl}, at most half
  */
 public record LeaseOptions(
     String base,
@@ -28,10 +30,11 @@ public record LeaseOptions(
     Duration skew,
     Duration startWait,
     String instance,
-    List<String> fields) {
+    List<String> fields,
+    Duration renewEvery) {
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-  static final String KEYS = "namespace, ttl, skew, startWait, instance, fields";
+  static final String KEYS = "namespace, ttl, skew, startWait, instance, fields, renew";
 
   public LeaseOptions {
     fields = List.copyOf(fields);
@@ -50,6 +53,7 @@ public record LeaseOptions(
     Duration ttl = defaultTtl;
     Duration skew = Duration.ofSeconds(1);
     Duration startWait = null;
+    Duration renew = null;
     String instance = defaultInstance();
     List<String> fields = new ArrayList<>();
     List<String> passThrough = new ArrayList<>();
@@ -68,6 +72,8 @@ public record LeaseOptions(
           case "startWait" ->
               startWait = duration("startWait", value, Duration.ZERO, Duration.ofMinutes(10));
           case "instance" -> instance = name("instance", value);
+          case "renew" ->
+              renew = duration("renew", value, Duration.ofMillis(10), Duration.ofHours(1));
           case "fields" -> fields.addAll(Arrays.asList(value.split(",", -1)));
           default -> passThrough.add(pair);
         }
@@ -79,7 +85,15 @@ public record LeaseOptions(
     if (startWait == null) {
       startWait = ttl.plus(skew).plusSeconds(1);
     }
-    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields);
+    if (renew == null) {
+      renew = ttl.dividedBy(3);
+    } else if (renew.compareTo(ttl.dividedBy(2)) > 0) {
+      throw new InvalidSettingException(
+          "renew",
+          renew,
+          "at most half the ttl " + ttl + ", so that one failed renewal is survived");
+    }
+    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields, renew);
   }
 
   /** Host name and main class (or jar) of this process: stable across restarts of one service. */

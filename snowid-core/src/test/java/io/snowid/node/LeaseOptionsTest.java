@@ -1,0 +1,76 @@
+package io.snowid.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.InvalidSettingException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class LeaseOptionsTest {
+
+  @Test
+  void parse_noQuery_givesTheDefaults() {
+    LeaseOptions o = LeaseOptions.parse("file:/var/lib/snowid", Duration.ofSeconds(3));
+    assertThat(o.base()).isEqualTo("file:/var/lib/snowid");
+    assertThat(o.namespace()).isEqualTo("default");
+    assertThat(o.ttl()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(o.renewEvery()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(o.skew()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(o.startWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(o.instance()).isNotBlank().matches("[A-Za-z0-9._:-]+");
+    assertThat(o.fields()).isEmpty();
+  }
+
+  @Test
+  void parse_everyOption_isReadAndOthersStayInTheBase() {
+    LeaseOptions o =
+        LeaseOptions.parse(
+            "redis://h:6379/0?timeout=2s&namespace=orders&ttl=20s&renew=5s&skew=250ms"
+                + "&startWait=1m&instance=svc-1&fields=worker,datacenter",
+            Duration.ofSeconds(10));
+    assertThat(o.base()).isEqualTo("redis://h:6379/0?timeout=2s");
+    assertThat(o.namespace()).isEqualTo("orders");
+    assertThat(o.ttl()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(o.renewEvery()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(o.skew()).isEqualTo(Duration.ofMillis(250));
+    assertThat(o.startWait()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(o.instance()).isEqualTo("svc-1");
+    assertThat(o.fields()).isEqualTo(List.of("worker", "datacenter"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "file:/x?ttl=10, ttl",
+    "file:/x?ttl=100ms, ttl",
+    "file:/x?ttl=2h, ttl",
+    "file:/x?skew=-1s, skew",
+    "file:/x?namespace=a/b, namespace",
+    "file:/x?instance=, instance",
+    "file:/x?ttl=10s&renew=6s, renew",
+    "file:/x?startWait=11m, startWait"
+  })
+  void parse_badValue_throwsNamingTheOption(String uri, String option) {
+    assertThatThrownBy(() -> LeaseOptions.parse(uri, Duration.ofSeconds(3)))
+        .isInstanceOfSatisfying(
+            InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo(option));
+  }
+
+  @Test
+  void open_fileWithUnknownOption_isRejected() {
+    assertThatThrownBy(() -> LeaseCoordinators.open("file:/tmp/x?color=blue"))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("namespace, ttl");
+  }
+
+  @Test
+  void redact_hidesPasswords() {
+    assertThat(LeaseCoordinators.redact("redis://user:secret@h:6379"))
+        .isEqualTo("redis://user:***@h:6379");
+    assertThat(LeaseCoordinators.redact("jdbc:postgresql://h/db?user=a&password=secret"))
+        .isEqualTo("jdbc:postgresql://h/db?user=a&password=***");
+  }
+}
