@@ -4,17 +4,17 @@
 # Measures GET /id, GET /ids?count=1000 and GET /hello; appends req/s, IDs/s and p50/p99 latency to
 # BENCHMARKS.md under "## HTTP service".
 #
-#   bench/http.sh                  # 3 rounds of 10 s per endpoint after 5 s of warm-up, wrk -t1 -c32
+#   bench/http.sh                  # 5 rounds of 6 s per endpoint after 5 s of warm-up, wrk -t1 -c32
 #   DURATION=30s CONNECTIONS=64 bench/http.sh
 #   NO_WRITE=1 bench/http.sh       # print only
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-duration="${DURATION:-10s}"
+duration="${DURATION:-6s}"
 warmup="${WARMUP:-5s}"
 connections="${CONNECTIONS:-32}"
-rounds="${ROUNDS:-3}"
+rounds="${ROUNDS:-5}"
 threads="${THREADS:-1}"
 id_port="${ID_PORT:-18181}"
 hello_port="${HELLO_PORT:-18182}"
@@ -72,12 +72,18 @@ ids_url="http://127.0.0.1:$id_port/ids?count=1000"
 for url in "$hello_url" "$id_url" "$ids_url"; do
   wrk -t"$threads" -c"$connections" -d"$warmup" "$url" >/dev/null
 done
-# Rounds of hello, /id, /ids back to back: the ratio of each round's /id to its hello is taken, so
-# that load from other processes on the machine moves both sides alike.
+# Rounds of hello and /id back to back (in turn first), then /ids: the ratio of each round's /id
+# to its hello is taken and the median of those reported, so that load from other processes on
+# the machine moves both sides alike.
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
-  run "hello$r" "$hello_url"
-  run "id$r" "$id_url"
+  if ((r % 2)); then
+    run "hello$r" "$hello_url"
+    run "id$r" "$id_url"
+  else
+    run "id$r" "$id_url"
+    run "hello$r" "$hello_url"
+  fi
   run "ids$r" "$ids_url"
   echo "round $r: hello $(rps "hello$r") req/s, /id $(rps "id$r") req/s, /ids $(rps "ids$r") req/s" >&2
 done
@@ -90,6 +96,9 @@ ratio=$(for r in $(seq 1 "$rounds"); do
   awk -v a="$(rps "id$r")" -v b="$(rps "hello$r")" 'BEGIN {printf "%.4f\n", a / b}'
 done | median)
 ratio=$(awk -v x="$ratio" 'BEGIN {printf "%.2f", x}')
+ratios=$(for r in $(seq 1 "$rounds"); do
+  awk -v a="$(rps "id$r")" -v b="$(rps "hello$r")" 'BEGIN {printf "%.2f ", a / b}'
+done | sed 's/ $//')
 hello=$(printf '%.0f' "$hello"); id=$(printf '%.0f' "$id"); ids=$(printf '%.0f' "$ids")
 ids_per_s=$((ids * 1000))
 ids_cap=$(awk -v a="$ids_per_s" 'BEGIN {printf "%.2f", a / 4096000}')
@@ -102,7 +111,8 @@ section="$tmp/section.md"
   echo "### $(date -u +%Y-%m-%d) — commit $commit"
   echo
   echo "\`bench/http.sh\`: wrk -t$threads -c$connections -d$duration --latency, $rounds rounds of"
-  echo "hello, /id, /ids after $warmup of warm-up each; medians. $(nproc) cores shared by wrk and both"
+  echo "hello, /id, /ids after $warmup of warm-up each; medians (per-round /id ÷ hello:"
+  echo "$ratios). $(nproc) cores shared by wrk and both"
   echo "servers; $cpu; $(java -version 2>&1 | head -1); load average $load_before before,"
   echo "$load_after after."
   echo
