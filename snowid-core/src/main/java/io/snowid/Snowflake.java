@@ -660,7 +660,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                   + maxWait);
         }
       }
-      if (nodeSpec != null && lease == null) {
+      // A lease resolved from nodeSource belongs to this build only: the builder is restored after
+      // it, so that building again leases new node values instead of sharing these.
+      boolean resolvedHere = nodeSpec != null && lease == null;
+      Map<String, Long> explicitNode = new LinkedHashMap<>(node);
+      String explicitSource = nodeSource;
+      if (resolvedHere) {
         NodeSources.Resolved r = NodeSources.resolve(nodeSpec, layout, node, time);
         node.clear();
         node.putAll(r.values());
@@ -683,6 +688,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           lease.close();
         }
         throw e;
+      } finally {
+        if (resolvedHere) {
+          lease = null;
+          ownsLease = false;
+          node.clear();
+          node.putAll(explicitNode);
+          nodeSource = explicitSource;
+        }
       }
     }
 

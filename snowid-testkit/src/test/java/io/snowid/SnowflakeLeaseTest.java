@@ -188,6 +188,23 @@ class SnowflakeLeaseTest {
   }
 
   @Test
+  void build_sameBuilderTwiceWithALeaseSource_eachGeneratorLeasesItsOwnNode(@TempDir Path dir) {
+    Snowflake.Builder builder =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time);
+    Snowflake first = builder.build();
+    Snowflake second = builder.build();
+    try {
+      assertThat(second.node()).isNotEqualTo(first.node());
+      first.close();
+      assertThat(second.nodeStatus().held()).isTrue();
+      second.nextId();
+    } finally {
+      first.close();
+      second.close();
+    }
+  }
+
+  @Test
   void nodeSource_static_usesExactlyTheValues() {
     Snowflake s =
         Snowflake.builder().nodeSource("static:worker=7,datacenter=3").timeSource(time).build();
