@@ -110,6 +110,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   @SuppressWarnings("unused") // accessed through HIGH
   private volatile long high;
 
+  /**
+   * The highest tick a clockback step left behind (-1: none). A step moves the position's tick
+   * back, so the position alone no longer tells the lease the latest time issued.
+   */
+  private volatile long steppedFromTick = -1;
+
   /** The node values in force and the last tick they may be used for; replaced, never mutated. */
   private volatile Binding bound;
 
@@ -213,7 +219,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   private long lastReservedMillis() {
-    return epochMillis + ((state >>> seqBits) & tickMask) * unitMillis;
+    long tick = (state >>> seqBits) & tickMask; // read before steppedFromTick: see onAhead
+    return epochMillis + Math.max(tick, steppedFromTick) * unitMillis;
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */
@@ -360,6 +367,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                 nowMillis,
                 "the clockback field counted its maximum of " + cbMax + " steps");
           }
+          // recorded before the step can be taken, so lastReservedMillis never misses the peak
+          steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
           return ((cb + 1) << cbShift) | (reread << seqBits) | spread();
       }
     }
