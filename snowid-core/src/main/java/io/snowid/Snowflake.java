@@ -110,6 +110,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   @SuppressWarnings("unused") // accessed through HIGH
   private volatile long high;
 
+  /**
+   * The highest tick a clockback step left behind (-1: none). A step moves the position's tick
+   * back, so the position alone no longer tells the lease the latest time issued.
+   */
+  private volatile long steppedFromTick = -1;
+
   /** The node values in force and the last tick they may be used for; replaced, never mutated. */
   private volatile Binding bound;
 
@@ -213,7 +219,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   private long lastReservedMillis() {
-    return epochMillis + ((state >>> seqBits) & tickMask) * unitMillis;
+    long tick = (state >>> seqBits) & tickMask; // read before steppedFromTick: see onAhead
+    return epochMillis + Math.max(tick, steppedFromTick) * unitMillis;
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */
@@ -360,6 +367,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                 nowMillis,
                 "the clockback field counted its maximum of " + cbMax + " steps");
           }
+          // recorded before the step can be taken, so lastReservedMillis never misses the peak
+          steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
           return ((cb + 1) << cbShift) | (reread << seqBits) | spread();
       }
     }
@@ -660,7 +669,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                   + maxWait);
         }
       }
-      if (nodeSpec != null && lease == null) {
+      // A lease resolved from nodeSource belongs to this build only: the builder is restored after
+      // it, so that building again leases new node values instead of sharing these.
+      boolean resolvedHere = nodeSpec != null && lease == null;
+      Map<String, Long> explicitNode = new LinkedHashMap<>(node);
+      String explicitSource = nodeSource;
+      if (resolvedHere) {
         NodeSources.Resolved r = NodeSources.resolve(nodeSpec, layout, node, time);
         node.clear();
         node.putAll(r.values());
@@ -683,6 +697,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           lease.close();
         }
         throw e;
+      } finally {
+        if (resolvedHere) {
+          lease = null;
+          ownsLease = false;
+          node.clear();
+          node.putAll(explicitNode);
+          nodeSource = explicitSource;
+        }
       }
     }
 
