@@ -58,7 +58,7 @@ class MonotonicTimeSourceTest {
           }
         };
     TimeSource source = TimeSource.monotonic(ticker);
-    clock.advance(Duration.ofMillis(1000)); // the next read resyncs
+    clock.advance(Duration.ofSeconds(1)); // the next read resyncs
     preempt.set(true);
 
     source.millis();

@@ -218,7 +218,7 @@ class SnowflakeLeaseTest {
                 .build();
     Snowflake first = holder.get();
     first.nextId();
-    wall.advance(Duration.ofMillis(1000));
+    wall.advance(Duration.ofSeconds(1));
     long highest = first.layout().decode(first.nextId()).timestampMillis();
     wall.stepBack(Duration.ofMillis(900));
     assertThat(first.layout().decode(first.nextId()).field("clockback")).isEqualTo(1);

@@ -34,12 +34,18 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * for the contract's shape. Every write is forced to disk before the call returns, so a power
    * cut cannot lose a high-water mark that a holder was told is recorded.
    *
+   * A record is rewritten in place as one fixed-size write, never truncated first: a process
+   * killed mid-write leaves the old record or the new one, not an empty file that would forget
+   * the high-water mark. A record that cannot be read is never guessed at: its id is skipped.
+   *
    * The locks are POSIX record locks, owned by the process: closing ANY descriptor of a file drops
    * every lock the process has on it, even one taken through another channel. So this JVM never
    * opens a lease file that it may hold: OPEN_HERE (JVM-wide, by real path) claims a file before
    * any open or read, and tryTake and previousId skip files that are claimed.
    */
   private static final Set<Path> OPEN_HERE = ConcurrentHashMap.newKeySet();
+  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+  private static final int RECORD = 256;
 
   private final Path dir;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
@@ -121,9 +127,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           OPEN_HERE.remove(f);
         }
         if (instance.equals(p.getProperty("instance"))) {
-          long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
-          if (id < size) {
-            return id;
+          try {
+            long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
+            if (id >= 0 && id < size) {
+              return id;
+            }
+          } catch (NumberFormatException e) {
+            // not a lease file of ours
           }
         }
       }
@@ -159,7 +169,15 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       if (lock == null) {
         return null;
       }
-      long highWater = number(read(ch), "highWater");
+      long highWater;
+      try {
+        highWater = number(read(ch), "highWater");
+      } catch (IllegalArgumentException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "snowid skips node id " + id + ": unreadable lease file " + path + " (" + e + ")");
+        return null;
+      }
       String token = UUID.randomUUID().toString();
       write(
           ch, instance, token, highWater, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
@@ -225,13 +243,27 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
+  /**
+   * Reads a record; an empty file is a new id.
+   *
+   * @throws IllegalArgumentException if the record is damaged (its checksum does not match)
+   */
   private static Properties read(FileChannel ch) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
     ch.read(buf, 0);
+    String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
     Properties p = new Properties();
-    p.load(
-        new java.io.StringReader(
-            new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8)));
+    p.load(new java.io.StringReader(text));
+    int crcAt = text.indexOf("crc=");
+    if (crcAt >= 0) {
+      java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+      crc.update(text.substring(0, crcAt).getBytes(StandardCharsets.UTF_8));
+      if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
+        throw new IllegalArgumentException("checksum mismatch");
+      }
+    } else if (!text.isBlank()) {
+      throw new IllegalArgumentException("no checksum");
+    }
     return p;
   }
 
@@ -250,9 +282,24 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         String.format(
             "instance=%s%ntoken=%s%nbase=%d%nhighWater=%d%nexpiresAt=%d%n",
             instance, token, base, highWater, expires);
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    ch.truncate(0);
-    ch.write(ByteBuffer.wrap(bytes), 0);
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(text.getBytes(StandardCharsets.UTF_8));
+    StringBuilder record =
+        new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
+    while (record.length() < RECORD - 1) {
+      record.append(' ');
+    }
+    byte[] bytes = record.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    if (bytes.length != RECORD) {
+      throw new IOException("lease record of " + bytes.length + " bytes: instance name too long");
+    }
+    ByteBuffer buf = ByteBuffer.wrap(bytes);
+    while (buf.hasRemaining()) {
+      ch.write(buf, buf.position());
+    }
+    if (ch.size() > RECORD) {
+      ch.truncate(RECORD); // a record of an older, longer format: drop its tail, after the write
+    }
     ch.force(true);
   }
 
