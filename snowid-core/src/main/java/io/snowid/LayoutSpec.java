@@ -100,6 +100,17 @@ final class LayoutSpec {
           "above time",
           "below the time field, so that IDs grow with time");
     }
+    int timeBits = widths[timeIndex];
+    long maxTime =
+        (timeBits == 63 ? Long.MAX_VALUE : (1L << timeBits) - 1) >>> (total == 64 ? 1 : 0);
+    try {
+      Math.addExact(Math.addExact(epoch, Math.multiplyExact(maxTime, unit)), unit);
+    } catch (ArithmeticException e) {
+      throw new InvalidSettingException(
+          "layout.time",
+          timeBits,
+          "a width whose last instant fits in Unix milliseconds with unit " + unit + "ms");
+    }
     List<Layout.Field> fields = new ArrayList<>();
     int shift = total;
     for (int i = 0; i < widths.length; i++) {

@@ -31,11 +31,15 @@ final class MonotonicTimeSource implements TimeSource {
   @Override
   public long millis() {
     long m = (ticker.nanoTime() - origin) / NANOS_PER_MILLI;
-    return m < nextResync ? m : resync(m);
+    return m < nextResync ? m : resync();
   }
 
-  private synchronized long resync(long m) {
+  private synchronized long resync() {
+    // Read the wall clock first and this source after it, under the lock: a reading taken
+    // before (by a thread descheduled since, or racing another resync) would make the time
+    // between the two reads count twice and push the origin ahead of the wall clock for good.
     long wall = ticker.wallMillis();
+    long m = (ticker.nanoTime() - origin) / NANOS_PER_MILLI;
     if (wall > m) {
       origin -= (wall - m) * NANOS_PER_MILLI;
       m = wall;

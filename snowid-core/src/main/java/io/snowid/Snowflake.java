@@ -87,6 +87,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private final long epochMillis;
   private final long unitMillis;
   private final long lead;
+  private final long maxLeadMillis;
   private final long maxWaitTicks;
   private final long maxTick;
   private final int seqBits;
@@ -109,6 +110,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   @SuppressWarnings("unused") // accessed through HIGH
   private volatile long high;
+
+  /**
+   * The highest tick a clockback step left behind (-1: none). A step moves the position's tick
+   * back, so the position alone no longer tells the lease the latest time issued.
+   */
+  private volatile long steppedFromTick = -1;
 
   /** The node values in force and the last tick they may be used for; replaced, never mutated. */
   private volatile Binding bound;
@@ -137,6 +144,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     this.epochMillis = layout.epochMillis();
     this.unitMillis = layout.unitMillis();
     this.lead = b.leadTicks;
+    this.maxLeadMillis = b.maxLead.toMillis();
     this.maxWaitTicks = b.maxWait.toMillis() / unitMillis;
     this.maxTick = layout.maxTime();
     Layout.Field seq = layout.sequenceField();
@@ -213,7 +221,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   private long lastReservedMillis() {
-    return epochMillis + ((state >>> seqBits) & tickMask) * unitMillis;
+    long tick = (state >>> seqBits) & tickMask; // read before steppedFromTick: see onAhead
+    return epochMillis + Math.max(tick, steppedFromTick) * unitMillis;
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */
@@ -260,6 +269,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * time has come, and returns the first ID (writing all n into {@code into} when given).
    */
   private long reserve(int n, long[] into) {
+    Binding waitedOn = null;
     for (; ; ) {
       long now = ticks();
       Binding b = bound;
@@ -275,7 +285,22 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       long last = first + n - 1;
       long lastTick = (last - cbPart) >>> seqBits;
       if (lastTick > b.limitTick) {
-        throw lastTick > maxTick ? expired(now) : fenced(b, now);
+        if (lastTick > maxTick) {
+          throw expired(now);
+        }
+        if (now > b.limitTick) {
+          throw fenced(b, now);
+        }
+        if (waitedOn != null && waitedOn != b) {
+          // a renewal came and the run still reaches past the lease's deadline: it never fits
+          throw new InvalidSettingException(
+              n > 1 ? "batch" : "maxLead",
+              n > 1 ? n + " IDs" : maxLeadMillis + " ms",
+              "what fits before the lease deadline, about the lease time ahead");
+        }
+        waitedOn = b; // the lease is valid; the run reaches past its deadline: await renewal
+        time.awaitMillis(epochMillis + (now + 1) * unitMillis);
+        continue;
       }
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
@@ -299,7 +324,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (lastTick > now + lead) {
         waits.increment();
-        time.awaitMillis(epochMillis + (lastTick - lead) * unitMillis);
+        awaitTick(lastTick - lead);
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {
@@ -307,6 +332,20 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         }
       }
       return compose(b.nodeBits, first);
+    }
+  }
+
+  /** Parks until the source reaches the tick; a step back meanwhile goes to the policy again. */
+  private void awaitTick(long tick) {
+    long target = epochMillis + tick * unitMillis;
+    for (long reached; (reached = time.awaitMillis(target)) < target; ) {
+      clockSteps.increment();
+      if (policy != ClockPolicy.WAIT || target - reached > maxWaitTicks * unitMillis) {
+        throw new ClockMovedBackwardsException(
+            target,
+            reached,
+            "the time source stepped back while this call waited; policy " + policy);
+      }
     }
   }
 
@@ -360,6 +399,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                 nowMillis,
                 "the clockback field counted its maximum of " + cbMax + " steps");
           }
+          // recorded before the step can be taken, so lastReservedMillis never misses the peak
+          steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
           return ((cb + 1) << cbShift) | (reread << seqBits) | spread();
       }
     }
@@ -660,7 +701,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                   + maxWait);
         }
       }
-      if (nodeSpec != null && lease == null) {
+      // A lease resolved from nodeSource belongs to this build only: the builder is restored after
+      // it, so that building again leases new node values instead of sharing these.
+      boolean resolvedHere = nodeSpec != null && lease == null;
+      Map<String, Long> explicitNode = new LinkedHashMap<>(node);
+      String explicitSource = nodeSource;
+      if (resolvedHere) {
         NodeSources.Resolved r = NodeSources.resolve(nodeSpec, layout, node, time);
         node.clear();
         node.putAll(r.values());
@@ -683,6 +729,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           lease.close();
         }
         throw e;
+      } finally {
+        if (resolvedHere) {
+          lease = null;
+          ownsLease = false;
+          node.clear();
+          node.putAll(explicitNode);
+          nodeSource = explicitSource;
+        }
       }
     }
 

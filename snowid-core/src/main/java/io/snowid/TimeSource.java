@@ -16,8 +16,9 @@ public interface TimeSource {
 
   /**
    * Blocks, by parking, until {@link #millis()} reads at least {@code target}, and returns that
-   * reading. An interrupt does not end the wait early (the ID would carry a future time); the
-   * interrupt flag is set again before returning.
+   * reading. If the source steps back while waiting it returns early with the lower reading, so
+   * that the caller never parks for the length of a clock step. An interrupt does not end the wait
+   * early (the ID would carry a future time); the interrupt flag is set again before returning.
    */
   long awaitMillis(long target);
 

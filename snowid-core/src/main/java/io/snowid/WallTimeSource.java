@@ -16,10 +16,16 @@ final class WallTimeSource implements TimeSource {
   @Override
   public long awaitMillis(long target) {
     boolean interrupted = false;
-    long now;
-    while ((now = millis()) < target) {
+    long now = millis();
+    long previous = now;
+    while (now < target) {
       ticker.parkNanos((target - now) * 1_000_000L);
       interrupted |= Thread.interrupted();
+      now = millis();
+      if (now < previous) {
+        break; // stepped back while parked: the caller decides, instead of parking for the step
+      }
+      previous = now;
     }
     if (interrupted) {
       Thread.currentThread().interrupt();

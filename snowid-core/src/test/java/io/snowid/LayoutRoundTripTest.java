@@ -84,6 +84,13 @@ class LayoutRoundTripTest {
     spec.append("epoch=").append(random.nextLong(1_700_000_000_000L));
     int unit = new int[] {1, 10, 1000}[random.nextInt(3)];
     spec.append(",unit=").append(unit == 1000 ? "1s" : unit + "ms");
-    return Layout.parse(spec.toString());
+    try {
+      return Layout.parse(spec.toString());
+    } catch (InvalidSettingException e) {
+      if (e.setting().equals("layout.time")) {
+        return randomLayout(random); // a wide time field in a coarse unit outlives Unix millis
+      }
+      throw e;
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class MonotonicTimeSourceTest {
@@ -36,6 +37,33 @@ class MonotonicTimeSourceTest {
     clock.set(clock.wallInstant().plusSeconds(60));
     clock.advance(Duration.ofMillis(1001));
     assertThat(source.millis()).isEqualTo(start + 61_001);
+  }
+
+  @Test
+  void millis_preemptedBetweenItsClockReadsAtAResync_neverRunsAheadOfTheWallClock() {
+    AtomicBoolean preempt = new AtomicBoolean();
+    Ticker ticker =
+        new Ticker() {
+          @Override
+          public long wallMillis() {
+            if (preempt.getAndSet(false)) {
+              clock.advance(Duration.ofMillis(50)); // descheduled right before this read
+            }
+            return clock.wallMillis();
+          }
+
+          @Override
+          public long nanoTime() {
+            return clock.nanoTime();
+          }
+        };
+    TimeSource source = TimeSource.monotonic(ticker);
+    clock.advance(Duration.ofSeconds(1)); // the next read resyncs
+    preempt.set(true);
+
+    source.millis();
+
+    assertThat(source.millis()).isLessThanOrEqualTo(clock.wallMillis());
   }
 
   @Test

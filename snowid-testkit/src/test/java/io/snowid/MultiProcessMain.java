@@ -1,5 +1,6 @@
 package io.snowid;
 
+import io.snowid.node.LeaseLostException;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
@@ -12,6 +13,18 @@ import java.io.IOException;
 public final class MultiProcessMain {
   private MultiProcessMain() {}
 
+  /** As an application would: a fenced generator (e.g. a starved renewal thread) is retried. */
+  private static long next() throws InterruptedException {
+    for (; ; ) {
+      try {
+        return SnowId.next();
+      } catch (LeaseLostException e) {
+        System.err.println("retrying: " + e.getMessage());
+        Thread.sleep(10);
+      }
+    }
+  }
+
   public static void main(String[] args) throws IOException, InterruptedException {
     String out = args[0];
     long until = System.nanoTime() + Long.parseLong(args[1]) * 1_000_000L;
@@ -20,7 +33,7 @@ public final class MultiProcessMain {
       boolean announced = false;
       while (System.nanoTime() < until) {
         for (int i = 0; i < 200; i++) {
-          data.writeLong(SnowId.next());
+          data.writeLong(next());
         }
         data.flush();
         if (!announced) {

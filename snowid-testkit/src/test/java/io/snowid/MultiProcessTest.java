@@ -35,7 +35,8 @@ class MultiProcessTest {
             MultiProcessMain.class.getName(),
             out.toString(),
             Long.toString(millis))
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(
+            ProcessBuilder.Redirect.appendTo(dir.resolve(out.getFileName() + ".err").toFile()))
         .start();
   }
 
@@ -45,6 +46,18 @@ class MultiProcessTest {
     String line = r.readLine();
     assertThat(line).as("process printed its node").startsWith("ready ");
     return line;
+  }
+
+  private String stderrOf(List<Path> outputs) throws IOException {
+    StringBuilder sb = new StringBuilder("stderr of the processes:\n");
+    for (Path out : outputs) {
+      sb.append(text(dir.resolve(out.getFileName() + ".err"))).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String text(Path text) throws IOException {
+    return Files.exists(text) ? Files.readString(text) : "";
   }
 
   private static long[] read(Path file) throws IOException {
@@ -84,10 +97,10 @@ class MultiProcessTest {
     String restartedNode = awaitReady(restarted);
     for (Process p : processes.subList(1, 4)) {
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).isZero();
+      assertThat(p.exitValue()).as(stderrOf(outputs)).isZero();
     }
     assertThat(restarted.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(restarted.exitValue()).isZero();
+    assertThat(restarted.exitValue()).as(text(dir.resolve("ids-restarted.err"))).isZero();
 
     List<long[]> all = new ArrayList<>();
     all.add(killed);

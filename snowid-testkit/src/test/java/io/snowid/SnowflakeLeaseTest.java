@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,6 +186,51 @@ class SnowflakeLeaseTest {
     assertThat(owned.nodeStatus().held()).isFalse();
     assertThat(owned.nodeStatus().detail()).isEqualTo("released");
     second.close();
+  }
+
+  @Test
+  void build_sameBuilderTwiceWithALeaseSource_eachGeneratorLeasesItsOwnNode(@TempDir Path dir) {
+    Snowflake.Builder builder =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time);
+    Snowflake first = builder.build();
+    Snowflake second = builder.build();
+    try {
+      assertThat(second.node()).isNotEqualTo(first.node());
+      first.close();
+      assertThat(second.nodeStatus().held()).isTrue();
+      second.nextId();
+    } finally {
+      first.close();
+      second.close();
+    }
+  }
+
+  @Test
+  void close_afterAClockbackStep_nextHolderStartsAfterTheHighestIssuedTime(@TempDir Path dir) {
+    ManualClock wall = ManualClock.at(Instant.parse("2025-06-01T00:00:00Z"));
+    Supplier<Snowflake> holder =
+        () ->
+            Snowflake.builder()
+                .layout("time=41,worker=2,clockback=2,sequence=12,epoch=2020-01-01T00:00:00Z")
+                .nodeSource("file:" + dir + "?ttl=10s&instance=svc")
+                .timeSource(TimeSource.wallClock(wall))
+                .clockPolicy(ClockPolicy.CLOCKBACK)
+                .build();
+    Snowflake first = holder.get();
+    first.nextId();
+    wall.advance(Duration.ofSeconds(1));
+    long highest = first.layout().decode(first.nextId()).timestampMillis();
+    wall.stepBack(Duration.ofMillis(900));
+    assertThat(first.layout().decode(first.nextId()).field("clockback")).isEqualTo(1);
+    first.close(); // records what it issued as the node's high-water mark
+
+    Snowflake next = holder.get();
+    try {
+      assertThat(next.node()).isEqualTo(first.node());
+      assertThat(next.layout().decode(next.nextId()).timestampMillis()).isGreaterThan(highest);
+    } finally {
+      next.close();
+    }
   }
 
   @Test

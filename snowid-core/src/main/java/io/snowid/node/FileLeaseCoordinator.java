@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,7 +33,20 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * it already locks). Expiry therefore never hands out a held id; `expiresAt` is recorded only
    * for the contract's shape. Every write is forced to disk before the call returns, so a power
    * cut cannot lose a high-water mark that a holder was told is recorded.
+   *
+   * A record is rewritten in place as one fixed-size write, never truncated first: a process
+   * killed mid-write leaves the old record or the new one, not an empty file that would forget
+   * the high-water mark. A record that cannot be read is never guessed at: its id is skipped.
+   *
+   * The locks are POSIX record locks, owned by the process: closing ANY descriptor of a file drops
+   * every lock the process has on it, even one taken through another channel. So this JVM never
+   * opens a lease file that it may hold: OPEN_HERE (JVM-wide, by real path) claims a file before
+   * any open or read, and tryTake and previousId skip files that are claimed.
    */
+  private static final Set<Path> OPEN_HERE = ConcurrentHashMap.newKeySet();
+  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+  private static final int RECORD = 256;
+
   private final Path dir;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
 
@@ -54,9 +68,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (raw.isBlank()) {
       throw new InvalidSettingException("node", base, "file:DIR with a directory");
     }
-    Path dir = Paths.get(raw).toAbsolutePath();
+    Path dir = Paths.get(raw).toAbsolutePath().normalize();
     try {
       Files.createDirectories(dir);
+      dir = dir.toRealPath(); // one key per file in OPEN_HERE, however the directory was named
     } catch (IOException e) {
       throw new NodeIdUnavailableException("cannot create lease directory " + dir + ": " + e);
     }
@@ -100,16 +115,25 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, "*.lease")) {
       for (Path f : files) {
         String name = f.getFileName().toString();
+        if (!OPEN_HERE.add(f)) {
+          continue; // open in this JVM: held here, and reading it would drop the lock
+        }
         Properties p = new Properties();
         try {
           p.load(new java.io.StringReader(Files.readString(f, StandardCharsets.UTF_8)));
         } catch (IOException | IllegalArgumentException e) {
           continue; // unreadable while another process writes it: not ours to prefer
+        } finally {
+          OPEN_HERE.remove(f);
         }
         if (instance.equals(p.getProperty("instance"))) {
-          long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
-          if (id < size) {
-            return id;
+          try {
+            long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
+            if (id >= 0 && id < size) {
+              return id;
+            }
+          } catch (NumberFormatException e) {
+            // not a lease file of ours
           }
         }
       }
@@ -127,24 +151,50 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       long mayIssueUntil)
       throws IOException {
     Path path = nsDir.resolve(id + ".lease");
-    FileChannel ch =
-        FileChannel.open(
-            path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    FileLock lock;
+    if (!OPEN_HERE.add(path)) {
+      return null; // held (or being probed) in this JVM: opening it again could drop the lock
+    }
+    FileChannel ch = null;
+    boolean taken = false;
     try {
-      lock = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
+      ch =
+          FileChannel.open(
+              path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      FileLock lock;
+      try {
+        lock = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        return null;
+      }
+      long highWater;
+      try {
+        highWater = number(read(ch), "highWater");
+      } catch (IllegalArgumentException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "snowid skips node id " + id + ": unreadable lease file " + path + " (" + e + ")");
+        return null;
+      }
+      String token = UUID.randomUUID().toString();
+      write(
+          ch, instance, token, highWater, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
+      held.put(token, new Held(ch, lock, path));
+      taken = true;
+      return new Lease(namespace, id, instance, token, now, now + ttl.toMillis(), highWater);
+    } finally {
+      if (!taken) {
+        try {
+          if (ch != null) {
+            ch.close();
+          }
+        } finally {
+          OPEN_HERE.remove(path);
+        }
+      }
     }
-    if (lock == null) {
-      ch.close();
-      return null;
-    }
-    long highWater = number(read(ch), "highWater");
-    String token = UUID.randomUUID().toString();
-    write(ch, instance, token, highWater, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
-    held.put(token, new Held(ch, lock, path));
-    return new Lease(namespace, id, instance, token, now, now + ttl.toMillis(), highWater);
   }
 
   @Override
@@ -188,16 +238,32 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
     } catch (IOException e) {
       throw new NodeIdUnavailableException("cannot write " + h.path() + ": " + e);
+    } finally {
+      OPEN_HERE.remove(h.path());
     }
   }
 
+  /**
+   * Reads a record; an empty file is a new id.
+   *
+   * @throws IllegalArgumentException if the record is damaged (its checksum does not match)
+   */
   private static Properties read(FileChannel ch) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
     ch.read(buf, 0);
+    String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
     Properties p = new Properties();
-    p.load(
-        new java.io.StringReader(
-            new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8)));
+    p.load(new java.io.StringReader(text));
+    int crcAt = text.indexOf("crc=");
+    if (crcAt >= 0) {
+      java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+      crc.update(text.substring(0, crcAt).getBytes(StandardCharsets.UTF_8));
+      if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
+        throw new IllegalArgumentException("checksum mismatch");
+      }
+    } else if (!text.isBlank()) {
+      throw new IllegalArgumentException("no checksum");
+    }
     return p;
   }
 
@@ -216,9 +282,24 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         String.format(
             "instance=%s%ntoken=%s%nbase=%d%nhighWater=%d%nexpiresAt=%d%n",
             instance, token, base, highWater, expires);
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    ch.truncate(0);
-    ch.write(ByteBuffer.wrap(bytes), 0);
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(text.getBytes(StandardCharsets.UTF_8));
+    StringBuilder record =
+        new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
+    while (record.length() < RECORD - 1) {
+      record.append(' ');
+    }
+    byte[] bytes = record.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    if (bytes.length != RECORD) {
+      throw new IOException("lease record of " + bytes.length + " bytes: instance name too long");
+    }
+    ByteBuffer buf = ByteBuffer.wrap(bytes);
+    while (buf.hasRemaining()) {
+      ch.write(buf, buf.position());
+    }
+    if (ch.size() > RECORD) {
+      ch.truncate(RECORD); // a record of an older, longer format: drop its tail, after the write
+    }
     ch.force(true);
   }
 
@@ -236,6 +317,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           h.channel().close();
         } catch (IOException e) {
           // closing drops the lock; nothing else to do
+        } finally {
+          OPEN_HERE.remove(h.path());
         }
       }
     }

@@ -1,6 +1,7 @@
 package io.snowid.node;
 
 import io.snowid.ClockMovedBackwardsException;
+import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.TimeSource;
 import java.lang.System.Logger.Level;
@@ -53,6 +54,8 @@ final class LeaseHolder implements NodeLease {
   private volatile NodeGrant grant;
   private volatile String detail = "held";
   private volatile boolean closed;
+  private final Object publishLock = new Object();
+  private boolean attached;
   private volatile Consumer<NodeGrant> listener = g -> {};
   private volatile LongSupplier lastIssued = () -> Long.MIN_VALUE;
 
@@ -93,6 +96,7 @@ final class LeaseHolder implements NodeLease {
     }
     this.shutdownHook = new Thread(this::close, "snowid-lease-release");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+    schedule(renewEvery()); // from now on, attached or not
   }
 
   /** One namespace per layout and per value of the fields that are not leased. */
@@ -184,11 +188,17 @@ final class LeaseHolder implements NodeLease {
   }
 
   @Override
-  public synchronized void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
-    this.listener = onGrant;
-    this.lastIssued = lastIssuedMillis;
-    onGrant.accept(grant);
-    schedule(renewEvery());
+  public void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
+    synchronized (publishLock) {
+      if (attached) {
+        throw new InvalidSettingException(
+            "lease", "already attached to a generator", "one generator per lease");
+      }
+      attached = true;
+      this.lastIssued = lastIssuedMillis;
+      this.listener = onGrant;
+      onGrant.accept(grant);
+    }
   }
 
   private long renewEvery() {
@@ -238,6 +248,10 @@ final class LeaseHolder implements NodeLease {
   private void reacquire() {
     try {
       acquire();
+      if (closed) { // close() may have released the lease before this one: release it too
+        coordinator.release(lease, lastIssued.getAsLong());
+        return;
+      }
       publish(grant);
       schedule(renewEvery());
     } catch (RuntimeException e) {
@@ -267,9 +281,14 @@ final class LeaseHolder implements NodeLease {
     LOG.log(Level.WARNING, "snowid fenced node " + g.values() + ": " + why);
   }
 
+  /** Hands a grant to the generator, unless closed: a late renewal cannot unfence a release. */
   private void publish(NodeGrant g) {
-    grant = g;
-    listener.accept(g);
+    synchronized (publishLock) {
+      if (!closed) {
+        grant = g;
+        listener.accept(g);
+      }
+    }
   }
 
   @Override
@@ -293,12 +312,14 @@ final class LeaseHolder implements NodeLease {
 
   @Override
   public void close() {
-    synchronized (this) {
+    // Not under the renewal monitor: a renewal stuck on the network must not hold up a release.
+    synchronized (publishLock) {
       if (closed) {
         return;
       }
       closed = true;
-      publish(grant.renewed(Long.MIN_VALUE + 1));
+      grant = grant.renewed(Long.MIN_VALUE + 1);
+      listener.accept(grant);
     }
     scheduler.shutdownNow();
     try {

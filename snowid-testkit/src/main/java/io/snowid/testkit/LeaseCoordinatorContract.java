@@ -190,6 +190,22 @@ public abstract class LeaseCoordinatorContract {
   }
 
   @Test
+  void release_issuedNothingPastThePreviousHighWater_keepsThatHighWater() {
+    LeaseCoordinator dead = open();
+    long promised = now() + 60_000;
+    dead.acquire(namespace, 1, "dead", TTL, now(), promised);
+    crash(dead);
+    LeaseCoordinator idle = open();
+    Lease l = awaitAcquire(() -> acquire(idle, 1, "idle"), reclaimWithin(TTL));
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+    idle.release(l, now()); // its clock never passed the mark, so it issued nothing
+
+    Lease next = acquire(open(), 1, "next");
+
+    assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+  }
+
+  @Test
   void release_twice_isIdempotentAndRenewAfterwardFails() {
     LeaseCoordinator c = open();
     Lease l = acquire(c, 1, "releaser");
