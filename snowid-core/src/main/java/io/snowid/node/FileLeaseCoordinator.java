@@ -175,7 +175,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       } catch (IllegalArgumentException e) {
         LOG.log(
             System.Logger.Level.WARNING,
-            "snowid skips node id " + id + ": unreadable lease file " + path + " (" + e + ")");
+            "skipping node id " + id + ": unreadable lease file " + path + " (" + e + ")");
         return null;
       }
       String token = UUID.randomUUID().toString();
