@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.node.LeaseLostException;
 import io.snowid.node.NodeGrant;
-import io.snowid.node.NodeLease;
-import io.snowid.node.NodeStatus;
 import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,54 +20,9 @@ class SnowflakeLeaseTest {
   private final ManualClock clock = ManualClock.at(Instant.parse("2025-06-01T00:00:00Z"));
   private final TimeSource time = TimeSource.monotonic(clock);
 
-  /** A lease the test drives by hand. */
-  private static final class HandLease implements NodeLease {
-    Consumer<NodeGrant> listener;
-    LongSupplier lastIssued;
-    boolean closed;
-
-    @Override
-    public void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
-      listener = onGrant;
-      lastIssued = lastIssuedMillis;
-    }
-
-    void grant(NodeGrant g) {
-      listener.accept(g);
-    }
-
-    @Override
-    public NodeStatus status() {
-      return new NodeStatus(!closed, "hand", Map.of(), null, "", 0, 0);
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
-  }
-
-  private HandLease leaseWith(NodeGrant first) {
-    HandLease lease = new HandLease();
-    NodeLease wrapper =
-        new NodeLease() {
-          @Override
-          public void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
-            lease.attach(onGrant, lastIssuedMillis);
-            onGrant.accept(first);
-          }
-
-          @Override
-          public NodeStatus status() {
-            return lease.status();
-          }
-
-          @Override
-          public void close() {
-            lease.close();
-          }
-        };
-    gen = Snowflake.builder().lease(wrapper).timeSource(time).build();
+  private ManualLease leaseWith(NodeGrant first) {
+    ManualLease lease = new ManualLease(first);
+    gen = Snowflake.builder().lease(lease).timeSource(time).build();
     return lease;
   }
 
@@ -120,7 +72,7 @@ class SnowflakeLeaseTest {
   @Test
   void renewal_sameAcquisition_resumesWithoutSkippingAUnit() {
     long now = time.millis();
-    HandLease lease = leaseWith(grant(1, 2, now + 10, Long.MIN_VALUE, 1));
+    ManualLease lease = leaseWith(grant(1, 2, now + 10, Long.MIN_VALUE, 1));
     long before = gen.nextId();
     clock.advance(Duration.ofMillis(10));
     assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
@@ -135,7 +87,7 @@ class SnowflakeLeaseTest {
   @Test
   void newAcquisition_otherValues_idsStayIncreasingAndStartAfterHighWater() {
     long now = time.millis();
-    HandLease lease = leaseWith(grant(3, 31, now + 1000, Long.MIN_VALUE, 1));
+    ManualLease lease = leaseWith(grant(3, 31, now + 1000, Long.MIN_VALUE, 1));
     long before = gen.nextId();
 
     // smaller node values, and a high-water mark 50 ms ahead: the next ID still grows
@@ -152,11 +104,11 @@ class SnowflakeLeaseTest {
   @Test
   void lastIssued_reportsTheLatestReservedTime() {
     long now = time.millis();
-    HandLease lease = leaseWith(grant(1, 1, now + 1000, Long.MIN_VALUE, 1));
+    ManualLease lease = leaseWith(grant(1, 1, now + 1000, Long.MIN_VALUE, 1));
     gen.nextId();
     clock.advance(Duration.ofMillis(7));
     gen.nextId();
-    assertThat(lease.lastIssued.getAsLong()).isEqualTo(now + 7);
+    assertThat(lease.lastIssuedMillis()).isEqualTo(now + 7);
   }
 
   @Test

@@ -66,6 +66,7 @@ final class BenchCommand extends SnowIdSubcommand {
     for (Layout.Field f : l.nodeFields()) {
       builder.node(f.name(), 0);
     }
+    @SuppressWarnings("SystemConsoleNull") // Java 17: null exactly when not on a terminal
     boolean showProgress = progress != null ? progress : System.console() != null;
     Result r;
     try (Snowflake generator = builder.build()) {

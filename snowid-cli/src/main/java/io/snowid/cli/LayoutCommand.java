@@ -47,7 +47,7 @@ final class LayoutCommand extends SnowIdSubcommand {
     }
     for (Layout.Field f : l.fields()) {
       String max = group(f.max());
-      if (f == l.timeField() && l.maxTime() != f.max()) {
+      if (f.equals(l.timeField()) && l.maxTime() != f.max()) {
         max = group(l.maxTime()) + " (generated)";
       }
       bits.add(List.of(range(f.shift() + f.bits() - 1, f.shift()), f.name(), "" + f.bits(), max));

@@ -53,7 +53,7 @@ final class Router extends Handler.Abstract.NonBlocking {
       try {
         request
             .getComponents()
-            .getThreadPool()
+            .getExecutor()
             .execute(() -> serve(endpoint, path, request, response, callback, start));
       } catch (RejectedExecutionException e) {
         int status =

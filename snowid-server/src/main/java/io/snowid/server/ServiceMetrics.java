@@ -83,11 +83,12 @@ final class ServiceMetrics implements AutoCloseable {
   }
 
   void issued(long count) {
-    issued.increment(count);
+    issued.increment((double) count);
   }
 
   void record(Endpoint endpoint, int status, long nanos) {
     int s = status >= 100 && status < STATUSES ? status : 500;
+    @SuppressWarnings("EnumOrdinal") // a dense table index, rebuilt with the enum in one process
     int index = endpoint.ordinal() * STATUSES + s;
     Timer timer = timers.get(index);
     if (timer == null) {

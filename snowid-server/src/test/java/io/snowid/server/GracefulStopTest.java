@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.snowid.Snowflake;
-import io.snowid.Ticker;
 import io.snowid.TimeSource;
 import io.snowid.testkit.ManualClock;
 import java.net.http.HttpResponse;
@@ -26,30 +25,21 @@ class GracefulStopTest {
    * A frozen clock whose waits block until the test opens the gate: a request that needs the next
    * millisecond stays in flight for as long as the test wants.
    */
-  static final class GatedClock implements Ticker {
+  static final class GatedClock {
     final ManualClock clock = ManualClock.at(Instant.now());
     final CountDownLatch gate = new CountDownLatch(1);
     final AtomicBoolean parked = new AtomicBoolean();
 
-    @Override
-    public long wallMillis() {
-      return clock.wallMillis();
-    }
-
-    @Override
-    public long nanoTime() {
-      return clock.nanoTime();
-    }
-
-    @Override
-    public void parkNanos(long nanos) {
-      parked.set(true);
-      try {
-        gate.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      clock.parkNanos(nanos);
+    GatedClock() {
+      clock.beforeEveryPark(
+          () -> {
+            parked.set(true);
+            try {
+              gate.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
     }
   }
 
@@ -60,7 +50,7 @@ class GracefulStopTest {
     CompletableFuture<HttpResponse<String>> response = new CompletableFuture<>();
     Snowflake generator =
         Snowflake.builder()
-            .timeSource(TimeSource.monotonic(gated))
+            .timeSource(TimeSource.monotonic(gated.clock))
             .nodeSource("file:" + leases)
             .build();
     SnowIdServer server =

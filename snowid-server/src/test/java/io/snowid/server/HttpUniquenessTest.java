@@ -66,7 +66,7 @@ class HttpUniquenessTest {
         }
       } else {
         for (int b = 0; b < batches; b++) {
-          for (String line : ok(http.get("ids?count=" + BATCH)).split("\n")) {
+          for (String line : ok(http.get("ids?count=" + BATCH)).lines().toList()) {
             ids[n++] = Long.parseLong(line);
           }
         }

@@ -4,6 +4,7 @@ import io.snowid.Ticker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link Ticker} that moves only when told: {@link #advance} moves both clocks, {@link #stepBack}
@@ -17,6 +18,8 @@ public final class ManualClock implements Ticker {
   private final AtomicLong perRead = new AtomicLong();
   private final AtomicLong parks = new AtomicLong();
   private final AtomicLong parkedNanos = new AtomicLong();
+  private final AtomicReference<Runnable> nextParkHook = new AtomicReference<>();
+  private volatile Runnable everyParkHook = () -> {};
 
   private ManualClock(Instant start) {
     this.wallNanos = new AtomicLong(start.getEpochSecond() * 1_000_000_000L + start.getNano());
@@ -44,9 +47,17 @@ public final class ManualClock implements Ticker {
     return monoNanos.addAndGet(step);
   }
 
-  /** Passes the requested time at once (both clocks) instead of sleeping. */
+  /**
+   * Passes the requested time at once (both clocks) instead of sleeping, after running the park
+   * hooks ({@link #beforeNextPark}, {@link #beforeEveryPark}).
+   */
   @Override
   public void parkNanos(long nanos) {
+    Runnable once = nextParkHook.getAndSet(null);
+    if (once != null) {
+      once.run();
+    }
+    everyParkHook.run();
     parks.incrementAndGet();
     long n = Math.max(nanos, 1);
     parkedNanos.addAndGet(n);
@@ -59,6 +70,21 @@ public final class ManualClock implements Ticker {
       monoNanos.addAndGet(step);
     }
     return step;
+  }
+
+  /**
+   * Runs {@code hook} once, on the thread of the next park, before its time passes: to step the
+   * clock or publish a lease renewal exactly while a caller waits.
+   */
+  public ManualClock beforeNextPark(Runnable hook) {
+    nextParkHook.set(hook);
+    return this;
+  }
+
+  /** Runs {@code hook} on every park, e.g. to hold callers until a latch opens. */
+  public ManualClock beforeEveryPark(Runnable hook) {
+    everyParkHook = hook;
+    return this;
   }
 
   /** Moves both clocks forward. */
