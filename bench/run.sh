@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds snowid-benchmarks, runs the whole suite (about 7 minutes on 2 cores with the defaults),
+# then prints one table: snowid next to each peer, with the ratios, and the DESIGN.md §4 targets.
+#
+#   bench/run.sh                 # the suite, one fork per benchmark
+#   FORKS=2 bench/run.sh         # tighter error bars, about twice as long
+#   bench/run.sh -wi 1 -i 2      # extra arguments go to every JMH invocation (a quick look)
+#   REPORT_ONLY=1 bench/run.sh   # reprint the table from the last results
+#
+# Results (JMH JSON, logs, the table) land in snowid-benchmarks/target/results/.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+OUT="${OUT:-snowid-benchmarks/target/results}"
+FORKS="${FORKS:-1}"
+JAR=snowid-benchmarks/target/benchmarks.jar
+JAVA="${JAVA:-java}"
+
+if [[ -z "${REPORT_ONLY:-}" ]]; then
+  ./mvnw -B -q -pl snowid-benchmarks -am package -DskipTests
+  mkdir -p "$OUT"
+  rm -f "$OUT"/*.json "$OUT"/*.log
+
+  jmh() { # name, then JMH arguments
+    local name="$1"
+    shift
+    echo "== $name: java -jar $JAR $* -f $FORKS ${EXTRA[*]:-}" >&2
+    "$JAVA" -jar "$JAR" "$@" -f "$FORKS" -rf json -rff "$OUT/$name.json" ${EXTRA[@]+"${EXTRA[@]}"} \
+      >"$OUT/$name.log" 2>&1 || { tail -40 "$OUT/$name.log" >&2; exit 1; }
+    grep -E '^(# Benchmark:|# Parameters:)' "$OUT/$name.log" | paste -d' ' - - >&2 || true
+  }
+  EXTRA=("$@")
+  # Other load on the machine shows up directly in the capped rows (late wake-ups): record it.
+  echo "start: $(uptime)" | tee "$OUT/load.txt" >&2
+
+  # 1, 2, 5: saturated generators on the default 41/5/5/12 layout, one shared instance,
+  # 1 and 4 threads: throughput (vs the 4.096M/s cap), CPU per ID, allocation.
+  SATURATED='^io\.snowid\.bench\.(Capped|CappedYitter|Batch)\.'
+  jmh saturated-t1 "$SATURATED" -t 1 -prof io.snowid.bench.CpuProfiler -prof gc
+  jmh saturated-t4 "$SATURATED" -t 4 -prof io.snowid.bench.CpuProfiler -prof gc
+  # 3, 4: uncapped cost (41/1/21), the clock floor, allocation of nextId and decode.
+  jmh uncapped '^io\.snowid\.bench\.Uncapped\.' -t 1 -prof gc
+  echo "end:   $(uptime)" | tee -a "$OUT/load.txt" >&2
+fi
+
+"$JAVA" -cp "$JAR" io.snowid.bench.Report "$OUT"/saturated-t1.json "$OUT"/saturated-t4.json \
+  "$OUT"/uncapped.json | tee "$OUT/report.md"
