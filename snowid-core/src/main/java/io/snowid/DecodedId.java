@@ -14,7 +14,9 @@ public final class DecodedId {
   private final Layout layout;
   private final long time;
   private final long sequence;
-  private final Map<String, Long> fields;
+  // Built on first use: decode itself then allocates only this object (48 B instead of 296 B,
+  // about 17 ns instead of 80-90 ns per decode in BENCHMARKS.md). A race builds it twice, equal.
+  private volatile Map<String, Long> fields;
 
   private final long timestampMillis;
 
@@ -29,13 +31,6 @@ public final class DecodedId {
     }
     this.timestampMillis = millis;
     this.sequence = layout.sequenceField().extract(id);
-    Map<String, Long> map = new LinkedHashMap<>();
-    for (Layout.Field f : layout.fields()) {
-      if (f.isNode() || f.name().equals(Layout.CLOCKBACK)) {
-        map.put(f.name(), f.extract(id));
-      }
-    }
-    this.fields = Collections.unmodifiableMap(map);
   }
 
   /** The ID itself; for a 64-bit layout read it with {@link Long#toUnsignedString(long)}. */
@@ -68,7 +63,18 @@ public final class DecodedId {
 
   /** Node fields (and {@code clockback}) by name, most significant first. */
   public Map<String, Long> fields() {
-    return fields;
+    Map<String, Long> map = fields;
+    if (map == null) {
+      Map<String, Long> built = new LinkedHashMap<>();
+      for (Layout.Field f : layout.fields()) {
+        if (f.isNode() || f.name().equals(Layout.CLOCKBACK)) {
+          built.put(f.name(), f.extract(id));
+        }
+      }
+      map = Collections.unmodifiableMap(built);
+      fields = map;
+    }
+    return map;
   }
 
   /**
@@ -107,7 +113,7 @@ public final class DecodedId {
     StringBuilder sb = new StringBuilder();
     sb.append(layout.totalBits() == 64 ? Long.toUnsignedString(id) : Long.toString(id));
     sb.append(" = ").append(instant());
-    fields.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+    fields().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
     return sb.append(" sequence=").append(sequence).toString();
   }
 }

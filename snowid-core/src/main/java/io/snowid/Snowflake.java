@@ -60,10 +60,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * The tick inside the position has one spare bit above the largest tick, so a carry out of the
    * last tick shows as "tick > maxTick" instead of wrapping into the clockback bits.
    *
-   * Spread: a tick entered because the clock moved on starts its sequence at a random value
-   * below half the sequence range, so low-traffic IDs do not all end in 0 (sharding by id % n
-   * stays even). A tick entered by carry, which is what happens at full load, starts at 0, so the
-   * sustained capacity per tick is the full sequence range.
+   * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
+   * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
+   * stays even). A tick entered by carry, or after a busy tick, starts at 0, so the sustained
+   * capacity per tick is the full sequence range (see firstSequence).
    */
   private static final VarHandle STATE;
   private static final VarHandle HIGH;
@@ -240,7 +240,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       long t = (next >>> seqBits) & tickMask;
       boolean fresh = t < now;
       if (fresh) {
-        next = (s & cbStateMask) | (now << seqBits) | spread();
+        next = (s & cbStateMask) | (now << seqBits) | firstSequence(s);
         t = now;
       }
       if (t > now + lead || t > b.limitTick) {
@@ -279,7 +279,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       long t = (first - cbPart) >>> seqBits;
       boolean fresh = t < now;
       if (fresh) {
-        first = cbPart | (now << seqBits) | spread();
+        first = cbPart | (now << seqBits) | firstSequence(s);
         t = now;
       }
       long last = first + n - 1;
@@ -401,7 +401,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           }
           // recorded before the step can be taken, so lastReservedMillis never misses the peak
           steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
-          return ((cb + 1) << cbShift) | (reread << seqBits) | spread();
+          return ((cb + 1) << cbShift) | (reread << seqBits) | firstSequence(s);
       }
     }
   }
@@ -419,8 +419,16 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     return unitMillis == 1 ? millis : Math.floorDiv(millis, unitMillis);
   }
 
-  private long spread() {
-    return ThreadLocalRandom.current().nextLong() & spreadMask;
+  /**
+   * The sequence of a tick entered because the clock moved on. After a busy tick (more than half
+   * its sequence used) it is 0: a saturated generator that was off the CPU across a tick boundary
+   * keeps the whole new tick (1 thread at the cap: 0.9956 of the cap with a random start, 0.9978
+   * without, BENCHMARKS.md "Proposed core changes"). Otherwise a random value below half the range,
+   * so low-traffic IDs do not all end in 0 and id % n stays even (a deterministic carry-over fails
+   * that: with one ID per ms, id % 5 then stays constant for 2048 IDs at a time).
+   */
+  private long firstSequence(long s) {
+    return (s & seqMask) > spreadMask ? 0 : ThreadLocalRandom.current().nextLong() & spreadMask;
   }
 
   private long compose(long nodeBits, long position) {

@@ -54,4 +54,21 @@ class SnowflakeSpreadTest {
     }
     assertThat(zeros).isLessThan(IDS / 100);
   }
+
+  @Test
+  void nextId_afterABusyTickTheClockMovesOn_newTickStartsAtZero() {
+    ManualClock clock = ManualClock.create();
+    Snowflake gen =
+        Snowflake.builder()
+            .node("datacenter", 2)
+            .node("worker", 4)
+            .timeSource(TimeSource.monotonic(clock))
+            .build();
+    for (int i = 0; i < 3000; i++) { // more than half of the unit, wherever it started
+      gen.nextId();
+    }
+    clock.advance(Duration.ofMillis(2)); // e.g. descheduled across the boundary
+
+    assertThat(gen.layout().decode(gen.nextId()).sequence()).isZero();
+  }
 }
