@@ -230,6 +230,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     return new Builder();
   }
 
+  // Measured (BENCHMARKS.md, 2 cores): this path costs 35 ns/op uncapped against 27 ns for one
+  // System.nanoTime(); at the cap it burns 0.040 CPU-s per million IDs where the spinning peers
+  // burn 0.244, because a spent tick parks in reserve() instead of spinning.
   @Override
   public long nextId() {
     long now = ticks();
