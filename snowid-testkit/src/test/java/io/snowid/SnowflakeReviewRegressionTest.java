@@ -15,18 +15,19 @@ import org.junit.jupiter.api.Test;
 /** Regression tests for the findings of the independent review that were fixed afterwards. */
 class SnowflakeReviewRegressionTest {
 
+  private static Snowflake.Builder onWallClock(ManualClock clock) {
+    return Snowflake.builder()
+        .node("datacenter", 1)
+        .node("worker", 1)
+        .timeSource(TimeSource.wallClock(clock));
+  }
+
   // Review finding 5: a wall-clock step back while a caller was parked kept it parked for the
   // whole step (an hour), whatever the policy.
   @Test
   void nextId_wallStepsBackWhileParkedWithFailPolicy_throwsInsteadOfParkingForTheStep() {
     ManualClock clock = ManualClock.create();
-    Snowflake gen =
-        Snowflake.builder()
-            .node("datacenter", 1)
-            .node("worker", 1)
-            .timeSource(TimeSource.wallClock(clock))
-            .clockPolicy(ClockPolicy.FAIL)
-            .build();
+    Snowflake gen = onWallClock(clock).clockPolicy(ClockPolicy.FAIL).build();
     clock.beforeNextPark(() -> clock.stepBack(Duration.ofHours(1)));
 
     assertThatThrownBy(
@@ -44,13 +45,7 @@ class SnowflakeReviewRegressionTest {
   void nextId_wallStepsBackBrieflyWhileParkedWithWaitPolicy_waitsItOut() {
     ManualClock clock = ManualClock.create();
     Snowflake gen =
-        Snowflake.builder()
-            .node("datacenter", 1)
-            .node("worker", 1)
-            .timeSource(TimeSource.wallClock(clock))
-            .clockPolicy(ClockPolicy.WAIT)
-            .maxWait(Duration.ofMillis(100))
-            .build();
+        onWallClock(clock).clockPolicy(ClockPolicy.WAIT).maxWait(Duration.ofMillis(100)).build();
     clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(20)));
     long last = 0;
     for (int i = 0; i < 4096 * 2; i++) {
