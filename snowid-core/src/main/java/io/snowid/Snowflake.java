@@ -104,6 +104,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private final Object slowPath = new Object();
   private final LongAdder waits = new LongAdder();
   private final LongAdder clockSteps = new LongAdder();
+  private final long builderStartAfter;
 
   @SuppressWarnings("unused") // accessed through STATE
   private volatile long state;
@@ -168,8 +169,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       lease.attach(this::bind, this::lastReservedMillis);
     }
   }
-
-  private final long builderStartAfter;
 
   /**
    * Takes a new grant. A renewal only moves the deadline. A new acquisition fences, moves the
@@ -308,21 +307,17 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
         Long stepped = onAhead(s, t, now);
-        if (stepped != null) {
-          if (STATE.compareAndSet(this, s, stepped + n - 1) && bound == b) {
-            raiseHigh(stepped);
-            first = stepped;
-            last = stepped + n - 1;
-            lastTick = (last - (stepped & cbStateMask)) >>> seqBits;
-          } else {
-            continue;
-          }
-        } else if (!STATE.compareAndSet(this, s, last) || bound != b) {
-          continue;
+        if (stepped != null) { // clockback: the run starts over at the earlier time
+          first = stepped;
+          last = stepped + n - 1;
+          lastTick = (last - (stepped & cbStateMask)) >>> seqBits;
+          fresh = true;
         }
-      } else if (!STATE.compareAndSet(this, s, last) || bound != b) {
+      }
+      if (!STATE.compareAndSet(this, s, last) || bound != b) {
         continue;
-      } else if (fresh) {
+      }
+      if (fresh) {
         raiseHigh(first);
       }
       if (lastTick > now + lead) {

@@ -81,7 +81,7 @@ public final class NodeIdChain {
     for (Layout.Field f : fields) {
       tried.put(f.name(), new StringJoiner("; "));
       Long v = explicit.get(f.name());
-      if (v != null && fields.contains(f)) {
+      if (v != null) {
         if (v < 0 || v > f.max()) {
           throw new InvalidSettingException(f.name(), v, "0.." + f.max());
         }
