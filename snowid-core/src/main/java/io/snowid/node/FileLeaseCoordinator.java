@@ -2,55 +2,120 @@ package io.snowid.node;
 
 import io.snowid.InvalidSettingException;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Leases on one host through OS file locks: {@code DIR/<namespace>/<id>.lease}, locked while held.
- * A process that dies, even by SIGKILL, drops its locks, so its ids become free at once; the file
- * keeps the high-water mark so the next holder starts after everything the dead one might have
- * issued. The coordinator has no clock of its own: it uses the holder's.
+ * Leases on one host through lease files: {@code DIR/<namespace>/<id>.lease}, each locked by its
+ * holder and holding a {@link LeaseRecord} that names the holder and the id's high-water mark.
+ *
+ * <p>An id is free when its file's OS lock is free <em>and</em> its record does not name a holder
+ * that may still be alive: released, or a holder process that is provably gone (the SIGKILL case:
+ * free at once), or a holder whose lease expired (then the newcomer waits one lease time before
+ * issuing). An id with no record at all, or a damaged one, is taken with the same wait, because a
+ * missing record cannot be told apart from one deleted under a live holder.
+ *
+ * <p>Every renewal checks that the file at the path is still the file the holder locked and that
+ * the record still names it; when not, the renewal fails with {@link LeaseTakenException} and the
+ * generator stops at once. So a holder detects a deleted, moved or replaced lease file within one
+ * renewal interval, and a newcomer's one-lease-time wait covers that interval. A record damaged
+ * under a holder that still holds its lock is rewritten and the lease carries on.
+ *
+ * <p>The coordinator has no clock of its own: it records the holder's.
  */
 final class FileLeaseCoordinator implements LeaseCoordinator {
   /*
-   * The lock is the lease: mutual exclusion between processes comes from the kernel, between
-   * threads of one JVM from OverlappingFileLockException (the JVM refuses a second lock on a file
-   * it already locks). Expiry therefore never hands out a held id; `expiresAt` is recorded only
-   * for the contract's shape. Every write is forced to disk before the call returns, so a power
-   * cut cannot lose a high-water mark that a holder was told is recorded.
+   * Two guards, because either alone fails in everyday situations.
    *
-   * A record is rewritten in place as one fixed-size write, never truncated first: a process
-   * killed mid-write leaves the old record or the new one, not an empty file that would forget
-   * the high-water mark. A record that cannot be read is never guessed at: its id is skipped.
+   * The OS lock excludes other processes while the holder lives and is dropped by the kernel when
+   * it dies, even by SIGKILL. But it is tied to the file, not to the path: delete, move or
+   * replace the file (rm -rf of the directory, a backup restore, an editor's save) and a newcomer
+   * locks a new file at the same path while the holder keeps its lock on the old one. And it is a
+   * POSIX record lock, owned by the process: any close of any descriptor of the file inside the
+   * holder's process drops it (see ProcessFileClaims).
    *
-   * The locks are POSIX record locks, owned by the process: closing ANY descriptor of a file drops
-   * every lock the process has on it, even one taken through another channel. So this JVM never
-   * opens a lease file that it may hold: OPEN_HERE (JVM-wide, by real path) claims a file before
-   * any open or read, and tryTake and previousId skip files that are claimed.
+   * The record closes both holes. It names the holder (a random token per lease, the process by
+   * pid + PID namespace + start time, since a pid alone means nothing across containers) and when
+   * its lease ends. A newcomer that gets the lock leaves an id alone while the record says a
+   * possibly live holder's lease has not expired. The holder checks at every renewal that the path
+   * still leads to its file (same device and inode) and that the record is still its own.
+   *
+   * Every write is one positioned write of a fixed-size record, forced to disk before the call
+   * returns: a crash leaves the old record or the new one, and a power cut cannot lose a
+   * high-water mark the holder was told is recorded.
    */
-  private static final Set<Path> OPEN_HERE = ConcurrentHashMap.newKeySet();
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
-  private static final int RECORD = 256;
+
+  /** Channels that must never be closed: they may refer to a file this JVM holds. */
+  private static final List<FileChannel> QUARANTINE =
+      Collections.synchronizedList(new ArrayList<>());
+
+  private static final Set<OpenOption> CREATE_NEW =
+      Set.of(
+          StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.READ,
+          StandardOpenOption.WRITE,
+          LinkOption.NOFOLLOW_LINKS);
 
   private final Path dir;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
 
-  private record Held(FileChannel channel, FileLock lock, Path path) {}
+  /** A locked lease file and the record last written to it. Guarded by itself. */
+  private static final class Held {
+    final FileChannel channel;
+    final FileLock lock;
+    final Path path;
+    final String key;
+    LeaseRecord record;
+
+    Held(FileChannel channel, FileLock lock, Path path, String key, LeaseRecord record) {
+      this.channel = channel;
+      this.lock = lock;
+      this.path = path;
+      this.key = key;
+      this.record = record;
+    }
+  }
+
+  /** A lease file this call has locked, and what its record allows. */
+  private record Candidate(
+      long id,
+      Path path,
+      String key,
+      FileChannel channel,
+      FileLock lock,
+      LeaseRecord previous,
+      boolean mustWait,
+      boolean sameInstance) {
+    /** Lower is better: the instance's own id, then one free without a wait, then the lowest. */
+    int rank() {
+      return (sameInstance ? 0 : 2) + (mustWait ? 1 : 0);
+    }
+  }
 
   FileLeaseCoordinator(Path dir) {
     this.dir = dir;
@@ -68,14 +133,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (raw.isBlank()) {
       throw new InvalidSettingException("node", base, "file:DIR with a directory");
     }
-    Path dir = Paths.get(raw).toAbsolutePath().normalize();
-    try {
-      Files.createDirectories(dir);
-      dir = dir.toRealPath(); // one key per file in OPEN_HERE, however the directory was named
-    } catch (IOException e) {
-      throw new NodeIdUnavailableException("cannot create lease directory " + dir + ": " + e);
-    }
-    return new FileLeaseCoordinator(dir);
+    return new FileLeaseCoordinator(LeaseDirectory.open(Paths.get(raw)));
   }
 
   @Override
@@ -86,221 +144,456 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       Duration ttl,
       long localNowMillis,
       long mayIssueUntilMillis) {
-    Path nsDir = dir.resolve(namespace);
+    Path nsDir = LeaseDirectory.namespace(dir, namespace);
+    Candidate best = null;
     try {
-      Files.createDirectories(nsDir);
-      Long preferred = previousId(nsDir, instance, size);
-      if (preferred != null) {
-        Lease l =
-            tryTake(
-                nsDir, namespace, preferred, instance, ttl, localNowMillis, mayIssueUntilMillis);
-        if (l != null) {
-          return l;
+      TreeSet<Long> existing = existingIds(nsDir, size);
+      for (long id : existing) {
+        Candidate c = probe(nsDir, id, instance, localNowMillis);
+        if (c == null) {
+          continue;
+        }
+        if (best == null || c.rank() < best.rank()) {
+          abandon(best);
+          best = c;
+        } else {
+          abandon(c);
+        }
+        if (best.rank() == 0) {
+          break;
         }
       }
-      for (long id = 0; id < size; id++) {
-        Lease l = tryTake(nsDir, namespace, id, instance, ttl, localNowMillis, mayIssueUntilMillis);
-        if (l != null) {
-          return l;
+      for (long id = 0; id < size && (best == null || best.mustWait()); id++) {
+        if (existing.contains(id)) {
+          continue;
+        }
+        if (best != null && best.id() < id) {
+          break; // an existing id that needs the same wait, and is lower
+        }
+        Candidate c = create(nsDir, id, instance, localNowMillis);
+        if (c != null) {
+          abandon(best);
+          best = c;
         }
       }
+      if (best == null) {
+        throw new NodeIdUnavailableException(
+            "all " + size + " node ids of namespace " + namespace + " in " + dir + " are held");
+      }
+      Candidate taken = best;
+      best = null;
+      return take(taken, namespace, instance, ttl, localNowMillis, mayIssueUntilMillis);
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
+    } finally {
+      abandon(best);
     }
-    throw new NodeIdUnavailableException(
-        "all " + size + " node ids of namespace " + namespace + " in " + dir + " are held");
   }
 
-  private static Long previousId(Path nsDir, String instance, long size) throws IOException {
+  private static TreeSet<Long> existingIds(Path nsDir, long size) throws IOException {
+    TreeSet<Long> ids = new TreeSet<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, "*.lease")) {
       for (Path f : files) {
         String name = f.getFileName().toString();
-        if (!OPEN_HERE.add(f)) {
-          continue; // open in this JVM: held here, and reading it would drop the lock
-        }
-        Properties p = new Properties();
-        try {
-          p.load(new java.io.StringReader(Files.readString(f, StandardCharsets.UTF_8)));
-        } catch (IOException | IllegalArgumentException e) {
-          continue; // unreadable while another process writes it: not ours to prefer
-        } finally {
-          OPEN_HERE.remove(f);
-        }
-        if (instance.equals(p.getProperty("instance"))) {
-          try {
-            long id = Long.parseLong(name.substring(0, name.length() - ".lease".length()));
-            if (id >= 0 && id < size) {
-              return id;
-            }
-          } catch (NumberFormatException e) {
-            // not a lease file of ours
+        String digits = name.substring(0, name.length() - ".lease".length());
+        if (digits.matches("0|[1-9][0-9]{0,18}")) {
+          long id = Long.parseLong(digits);
+          if (id < size) {
+            ids.add(id);
           }
         }
       }
     }
-    return null;
+    return ids;
   }
 
-  private Lease tryTake(
-      Path nsDir,
-      String namespace,
-      long id,
-      String instance,
-      Duration ttl,
-      long now,
-      long mayIssueUntil)
-      throws IOException {
+  /** Locks an existing lease file and judges its record; null if the id is not free. */
+  private Candidate probe(Path nsDir, long id, String instance, long now) throws IOException {
     Path path = nsDir.resolve(id + ".lease");
-    if (!OPEN_HERE.add(path)) {
-      return null; // held (or being probed) in this JVM: opening it again could drop the lock
+    BasicFileAttributes before;
+    try {
+      before = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return null;
     }
-    FileChannel ch = null;
-    boolean taken = false;
+    if (!before.isRegularFile()) {
+      LOG.log(Level.WARNING, "skipping node id {0}: {1} is not a regular file", id, path);
+      return null;
+    }
+    String key = keyOf(before, path);
+    if (!ProcessFileClaims.claim(key, path.toString())) {
+      return null; // held or being probed in this JVM: opening it could drop the lock
+    }
+    FileChannel ch;
     try {
       ch =
           FileChannel.open(
-              path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+              path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException | AccessDeniedException e) {
+      ProcessFileClaims.release(key, path.toString());
+      return null;
+    } catch (IOException e) {
+      ProcessFileClaims.release(key, path.toString());
+      throw e;
+    }
+    return lockAndJudge(ch, path, key, id, instance, now);
+  }
+
+  /** Creates the lease file of an id that has none, and locks it; null if another process won. */
+  private Candidate create(Path nsDir, long id, String instance, long now) throws IOException {
+    Path path = nsDir.resolve(id + ".lease");
+    FileChannel ch;
+    try {
+      ch =
+          path.getFileSystem().supportedFileAttributeViews().contains("posix")
+              ? FileChannel.open(
+                  path,
+                  CREATE_NEW,
+                  PosixFilePermissions.asFileAttribute(
+                      PosixFilePermissions.fromString("rw-r--r--")))
+              : FileChannel.open(path, CREATE_NEW);
+    } catch (FileAlreadyExistsException e) {
+      return probe(nsDir, id, instance, now); // created meanwhile by another process
+    }
+    // A new file cannot be held by this JVM, so this channel is safe to close whatever happens.
+    String key;
+    try {
+      key =
+          keyOf(
+              Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
+              path);
+    } catch (NoSuchFileException e) {
+      ch.close();
+      return null;
+    }
+    if (!ProcessFileClaims.claim(key, path.toString())) {
+      ch.close();
+      return null;
+    }
+    return lockAndJudge(ch, path, key, id, instance, now);
+  }
+
+  private Candidate lockAndJudge(
+      FileChannel ch, Path path, String key, long id, String instance, long now)
+      throws IOException {
+    boolean keep = false;
+    try {
+      String after;
+      try {
+        after =
+            keyOf(
+                Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
+                path);
+      } catch (NoSuchFileException e) {
+        after = null;
+      }
+      if (!key.equals(after)) {
+        // The path changed between the check and the open: this channel may be a file that this
+        // JVM holds under another name, and closing it would drop that lock. Never close it.
+        QUARANTINE.add(ch);
+        keep = true;
+        return null;
+      }
       FileLock lock;
       try {
         lock = ch.tryLock();
       } catch (OverlappingFileLockException e) {
-        lock = null;
+        QUARANTINE.add(ch); // locked in this JVM by code that does not claim: never close it
+        keep = true;
+        return null;
       }
       if (lock == null) {
+        return null; // held by another process
+      }
+      Candidate c = judge(ch, lock, path, key, id, instance, now);
+      if (c == null) {
+        lock.release();
         return null;
       }
-      long highWater;
-      try {
-        highWater = number(read(ch), "highWater");
-      } catch (IllegalArgumentException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "skipping node id " + id + ": unreadable lease file " + path + " (" + e + ")");
-        return null;
-      }
-      String token = UUID.randomUUID().toString();
-      write(
-          ch, instance, token, highWater, Math.max(highWater, mayIssueUntil), now + ttl.toMillis());
-      held.put(token, new Held(ch, lock, path));
-      taken = true;
-      return new Lease(namespace, id, instance, token, now, now + ttl.toMillis(), highWater);
+      keep = true;
+      return c;
     } finally {
-      if (!taken) {
+      if (!keep) {
         try {
-          if (ch != null) {
-            ch.close();
-          }
+          ch.close();
         } finally {
-          OPEN_HERE.remove(path);
+          ProcessFileClaims.release(key, path.toString());
         }
       }
+    }
+  }
+
+  /** Decides, for a file this call has locked, whether its record lets the id be taken. */
+  private static Candidate judge(
+      FileChannel ch, FileLock lock, Path path, String key, long id, String instance, long now)
+      throws IOException {
+    LeaseRecord r;
+    try {
+      r = read(ch);
+    } catch (LeaseRecord.DamagedException e) {
+      LOG.log(
+          Level.WARNING,
+          "node id {0}: lease record {1} is damaged ({2}); taking it over after one lease time",
+          id,
+          path,
+          e.getMessage());
+      return new Candidate(id, path, key, ch, lock, null, true, false);
+    }
+    if (r == null) {
+      return new Candidate(id, path, key, ch, lock, null, true, false);
+    }
+    if (r.version() > LeaseRecord.VERSION) {
+      LOG.log(
+          Level.WARNING,
+          "node id {0} counts as taken: {1} was written by a newer snowid (record version {2},"
+              + " this one reads up to {3})",
+          id,
+          path,
+          r.version(),
+          LeaseRecord.VERSION);
+      return null;
+    }
+    boolean mine = instance.equals(r.instance());
+    if (r.isReleased()) {
+      return new Candidate(id, path, key, ch, lock, r, false, mine);
+    }
+    HolderProcess.Liveness holder =
+        ownProcess(r) ? HolderProcess.Liveness.DEAD : HolderProcess.of(r);
+    if (holder == HolderProcess.Liveness.DEAD) {
+      return new Candidate(id, path, key, ch, lock, r, false, mine);
+    }
+    if (now > r.expiresAt()) {
+      // A holder that may be alive but stopped renewing: it fenced itself at its deadline. Wait
+      // one lease time, so that if it is alive and renews after all, one of the two sees the
+      // other's token before either issues an ID under the same node id.
+      return new Candidate(id, path, key, ch, lock, r, true, mine);
+    }
+    if (holder == HolderProcess.Liveness.ALIVE) {
+      LOG.log(
+          Level.WARNING,
+          "node id {0} counts as taken: {1} is not locked, but its holder (pid {2}, instance {3})"
+              + " is alive and renewing; something inside that process opened and closed the"
+              + " lease file, which drops its lock",
+          id,
+          path,
+          r.pid(),
+          r.instance());
+    }
+    return null;
+  }
+
+  /**
+   * A record of this very process whose file this JVM has not claimed: left by a coordinator that
+   * was closed without releasing (a live holder in this JVM would have claimed the file).
+   */
+  private static boolean ownProcess(LeaseRecord r) {
+    return r.pid() == HolderProcess.pid()
+        && r.pidNamespace().equals(HolderProcess.pidNamespace())
+        && r.host().equals(HolderProcess.host())
+        && r.processStart() == HolderProcess.start();
+  }
+
+  private Lease take(
+      Candidate c, String namespace, String instance, Duration ttl, long now, long mayIssue)
+      throws IOException {
+    long previous = c.previous() == null ? Long.MIN_VALUE : c.previous().highWater();
+    long startAfter = c.mustWait() ? Math.max(previous, now + ttl.toMillis()) : previous;
+    String token = UUID.randomUUID().toString();
+    LeaseRecord record =
+        new LeaseRecord(
+            LeaseRecord.VERSION,
+            instance,
+            token,
+            HolderProcess.host(),
+            HolderProcess.pid(),
+            HolderProcess.pidNamespace(),
+            HolderProcess.start(),
+            startAfter,
+            Math.max(startAfter, mayIssue),
+            now + ttl.toMillis());
+    try {
+      write(c.channel(), record);
+    } catch (IOException | RuntimeException e) {
+      abandon(c);
+      throw e;
+    }
+    held.put(token, new Held(c.channel(), c.lock(), c.path(), c.key(), record));
+    return new Lease(namespace, c.id(), instance, token, now, now + ttl.toMillis(), startAfter);
+  }
+
+  /** Closes a candidate that is not taken (dropping its lock) and gives up its claim. */
+  private static void abandon(Candidate c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.channel().close();
+    } catch (IOException e) {
+      // closing drops the lock; nothing else to do
+    } finally {
+      ProcessFileClaims.release(c.key(), c.path().toString());
     }
   }
 
   @Override
   public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
     Held h = held.get(lease.token());
-    if (h == null || !h.lock().isValid()) {
+    if (h == null) {
       throw new LeaseTakenException(lease.namespace(), lease.nodeId(), "released");
     }
-    try {
-      Properties p = read(h.channel());
-      long expires = localNowMillis + ttl.toMillis();
-      long highWater = Math.max(number(p, "highWater"), mayIssueUntilMillis);
-      write(h.channel(), lease.instance(), lease.token(), number(p, "base"), highWater, expires);
+    synchronized (h) {
+      try {
+        String lost = lostBecause(h);
+        if (lost == null) {
+          LeaseRecord onDisk = readOwn(h);
+          if (onDisk != null && !onDisk.token().equals(lease.token())) {
+            lost =
+                "lease file "
+                    + h.path
+                    + " names another holder (instance "
+                    + onDisk.instance()
+                    + ", pid "
+                    + onDisk.pid()
+                    + ")";
+          }
+        }
+        if (lost == null) {
+          LeaseRecord next =
+              new LeaseRecord(
+                  LeaseRecord.VERSION,
+                  h.record.instance(),
+                  h.record.token(),
+                  h.record.host(),
+                  h.record.pid(),
+                  h.record.pidNamespace(),
+                  h.record.processStart(),
+                  h.record.base(),
+                  Math.max(h.record.highWater(), mayIssueUntilMillis),
+                  localNowMillis + ttl.toMillis());
+          write(h.channel, next);
+          h.record = next;
+          lost = lostBecause(h); // replaced while this write went to the old file
+        }
+        if (lost != null) {
+          LOG.log(Level.WARNING, "snowid lease of node id {0} lost: {1}", lease.nodeId(), lost);
+          drop(lease.token(), h);
+          throw new LeaseTakenException(lease.namespace(), lease.nodeId(), lost);
+        }
+      } catch (IOException e) {
+        throw new NodeIdUnavailableException("cannot write " + h.path + ": " + e);
+      }
       return new Lease(
           lease.namespace(),
           lease.nodeId(),
           lease.instance(),
           lease.token(),
           localNowMillis,
-          expires,
+          localNowMillis + ttl.toMillis(),
           lease.highWaterMillis());
+    }
+  }
+
+  /** Why the file at the path is no longer the one this holder locked; null if it still is. */
+  private static String lostBecause(Held h) throws IOException {
+    if (!h.lock.isValid()) {
+      return "its lock was released";
+    }
+    BasicFileAttributes now;
+    try {
+      now = Files.readAttributes(h.path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Files.isDirectory(h.path.getParent())
+          ? "lease file " + h.path + " was deleted"
+          : "lease directory " + h.path.getParent() + " was deleted";
+    }
+    if (!keyOf(now, h.path).equals(h.key)) {
+      return "lease file " + h.path + " was replaced by another file";
+    }
+    return null;
+  }
+
+  /** The record in the held file; a damaged one is logged and will be rewritten (null). */
+  private static LeaseRecord readOwn(Held h) throws IOException {
+    try {
+      LeaseRecord r = read(h.channel);
+      if (r == null) {
+        LOG.log(Level.WARNING, "lease file {0} was emptied; rewriting it", h.path);
+      }
+      return r;
+    } catch (LeaseRecord.DamagedException e) {
+      LOG.log(
+          Level.WARNING,
+          "lease file {0} was damaged ({1}); this holder still holds its lock and rewrites it",
+          h.path,
+          e.getMessage());
+      return null;
+    }
+  }
+
+  private void drop(String token, Held h) {
+    held.remove(token, h);
+    try {
+      h.channel.close();
     } catch (IOException e) {
-      throw new NodeIdUnavailableException("cannot write " + h.path() + ": " + e);
+      // closing drops the lock; nothing else to do
+    } finally {
+      ProcessFileClaims.release(h.key, h.path.toString());
     }
   }
 
   @Override
   public void release(Lease lease, long issuedUpToMillis) {
-    Held h = held.remove(lease.token());
+    Held h = held.get(lease.token());
     if (h == null) {
       return;
     }
-    try (FileChannel ch = h.channel()) {
-      if (h.lock().isValid()) {
-        // A holder that releases is fenced and knows exactly what it issued: that replaces its
-        // own promises, so a graceful restart does not wait out the promised deadline.
-        long base = number(read(ch), "base");
-        long highWater = Math.max(base, issuedUpToMillis);
-        write(ch, lease.instance(), "", highWater, highWater, Long.MIN_VALUE);
-        h.lock().release();
+    synchronized (h) {
+      try {
+        if (lostBecause(h) == null) {
+          LeaseRecord onDisk = readOwn(h);
+          if (onDisk == null || onDisk.token().equals(lease.token())) {
+            // A holder that releases is fenced and knows exactly what it issued: that replaces its
+            // own promises, so a graceful restart does not wait out the promised deadline.
+            write(h.channel, h.record.released(Math.max(h.record.base(), issuedUpToMillis)));
+          }
+        }
+      } catch (IOException e) {
+        throw new NodeIdUnavailableException("cannot write " + h.path + ": " + e);
+      } finally {
+        drop(lease.token(), h);
       }
-    } catch (IOException e) {
-      throw new NodeIdUnavailableException("cannot write " + h.path() + ": " + e);
-    } finally {
-      OPEN_HERE.remove(h.path());
     }
   }
 
   /**
-   * Reads a record; an empty file is a new id.
+   * Reads a record; null for an empty file (an id with no history).
    *
-   * @throws IllegalArgumentException if the record is damaged (its checksum does not match)
+   * @throws LeaseRecord.DamagedException if the record is damaged
    */
-  private static Properties read(FileChannel ch) throws IOException {
+  private static LeaseRecord read(FileChannel ch) throws IOException, LeaseRecord.DamagedException {
     ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
-    ch.read(buf, 0);
-    String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
-    Properties p = new Properties();
-    p.load(new java.io.StringReader(text));
-    int crcAt = text.indexOf("crc=");
-    if (crcAt >= 0) {
-      java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-      crc.update(text.substring(0, crcAt).getBytes(StandardCharsets.UTF_8));
-      if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
-        throw new IllegalArgumentException("checksum mismatch");
+    while (buf.hasRemaining()) {
+      if (ch.read(buf, buf.position()) < 0) {
+        break;
       }
-    } else if (!text.isBlank()) {
-      throw new IllegalArgumentException("no checksum");
     }
-    return p;
+    return LeaseRecord.parse(buf.array(), buf.position());
   }
 
-  private static long number(Properties p, String key) {
-    return Long.parseLong(p.getProperty(key, Long.toString(Long.MIN_VALUE)));
-  }
-
-  /**
-   * Writes the lease file: {@code base} is the high-water mark left by previous holders, {@code
-   * highWater} also covers what the current holder promised it might issue.
-   */
-  private static void write(
-      FileChannel ch, String instance, String token, long base, long highWater, long expires)
-      throws IOException {
-    String text =
-        String.format(
-            "instance=%s%ntoken=%s%nbase=%d%nhighWater=%d%nexpiresAt=%d%n",
-            instance, token, base, highWater, expires);
-    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-    crc.update(text.getBytes(StandardCharsets.UTF_8));
-    StringBuilder record =
-        new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
-    while (record.length() < RECORD - 1) {
-      record.append(' ');
-    }
-    byte[] bytes = record.append('\n').toString().getBytes(StandardCharsets.UTF_8);
-    if (bytes.length != RECORD) {
-      throw new IOException("lease record of " + bytes.length + " bytes: instance name too long");
-    }
-    ByteBuffer buf = ByteBuffer.wrap(bytes);
+  private static void write(FileChannel ch, LeaseRecord r) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(r.bytes());
     while (buf.hasRemaining()) {
       ch.write(buf, buf.position());
     }
-    if (ch.size() > RECORD) {
-      ch.truncate(RECORD); // a record of an older, longer format: drop its tail, after the write
+    if (ch.size() > LeaseRecord.SIZE) {
+      ch.truncate(LeaseRecord.SIZE); // a longer record of an older format: drop its tail, after
     }
     ch.force(true);
+  }
+
+  private static String keyOf(BasicFileAttributes a, Path path) {
+    Object k = a.fileKey();
+    return k != null ? k.toString() : path.toAbsolutePath().toString();
   }
 
   @Override
@@ -310,16 +603,9 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public void close() {
-    for (String token : List.copyOf(held.keySet())) {
-      Held h = held.remove(token);
-      if (h != null) {
-        try {
-          h.channel().close();
-        } catch (IOException e) {
-          // closing drops the lock; nothing else to do
-        } finally {
-          OPEN_HERE.remove(h.path());
-        }
+    for (Map.Entry<String, Held> e : List.copyOf(held.entrySet())) {
+      synchronized (e.getValue()) {
+        drop(e.getKey(), e.getValue());
       }
     }
   }

@@ -53,7 +53,7 @@ public final class LeaseCoordinators {
       String uri, Layout layout, Map<String, Long> explicit, TimeSource time) {
     boolean file = uri.startsWith("file:");
     LeaseOptions options =
-        LeaseOptions.parse(uri, file ? Duration.ofSeconds(5) : Duration.ofSeconds(10));
+        LeaseOptions.parse(uri, file ? Duration.ofSeconds(2) : Duration.ofSeconds(10));
     LeaseCoordinator coordinator = open(options.base());
     try {
       return lease(coordinator, true, options, layout, explicit, time);

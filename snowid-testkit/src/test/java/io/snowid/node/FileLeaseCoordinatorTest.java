@@ -1,10 +1,17 @@
 package io.snowid.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.testkit.LeaseCoordinatorContract;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,35 +25,252 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return LeaseCoordinators.open("file:" + dir);
   }
 
-  // Review finding 8: a damaged record (torn write, garbage) must not be read as "no high-water
-  // mark": its id is skipped.
+  private static final Duration TTL = Duration.ofSeconds(2);
+
+  private static long now() {
+    return System.currentTimeMillis();
+  }
+
+  private Path file(Lease l) {
+    return dir.resolve(namespace).resolve(l.nodeId() + ".lease");
+  }
+
+  // Issue 9 item 8: a damaged record that nobody holds used to block its id until cleaned by
+  // hand; the next acquirer repairs it and waits one lease time, since its high-water mark is lost.
   @Test
-  void acquire_damagedLeaseRecord_skipsThatId() throws Exception {
+  void acquire_damagedRecordNobodyHolds_repairedAfterOneLeaseTime() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease first = c.acquire(namespace, 4, "a", Duration.ofSeconds(2), 1_000, 5_000);
-    c.release(first, 2_000);
-    Path file = dir.resolve(namespace).resolve(first.nodeId() + ".lease");
-    String record = Files.readString(file);
-    assertThat(record).contains("highWater=2000").hasSize(256);
-    Files.writeString(file, record.replace("highWater=2000", "highWater=1000"));
+    Lease first = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    c.release(first, 4_000);
+    String record = Files.readString(file(first));
+    assertThat(record).contains("highWater=4000").hasSize(512);
+    Files.writeString(file(first), record.replace("highWater=4000", "highWater=1000"));
 
-    Lease next = c.acquire(namespace, 4, "b", Duration.ofSeconds(2), 1_000, 5_000);
+    long now = now();
+    Lease next = c.acquire(namespace, 1, "b", TTL, now, now + 1_000);
 
-    assertThat(next.nodeId()).isNotEqualTo(first.nodeId());
+    assertThat(next.nodeId()).isEqualTo(first.nodeId());
+    assertThat(next.highWaterMillis()).isEqualTo(now + TTL.toMillis());
+    assertThat(Files.readString(file(next))).contains("token=" + next.token());
     c.close();
   }
 
   @Test
   void release_rewritesTheRecordInPlaceAtFixedSize() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "a", Duration.ofSeconds(2), 1_000, 5_000);
-    Path file = dir.resolve(namespace).resolve("0.lease");
+    Lease l = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    Path file = file(l);
     long sizeHeld = Files.size(file);
     c.release(l, 4_000);
-    assertThat(Files.size(file)).isEqualTo(sizeHeld).isEqualTo(256);
-    assertThat(c.acquire(namespace, 1, "a", Duration.ofSeconds(2), 1_000, 5_000).highWaterMillis())
-        .isEqualTo(4_000);
+    assertThat(Files.size(file)).isEqualTo(sizeHeld).isEqualTo(512);
+    assertThat(c.acquire(namespace, 1, "a", TTL, 1_000, 5_000).highWaterMillis()).isEqualTo(4_000);
     c.close();
+  }
+
+  // Issue 9 item 1: an id without a record cannot be told from one whose record was deleted under
+  // a live holder; the newcomer waits out the holder's detection interval (one lease time).
+  @Test
+  void acquire_idWithoutRecord_startsAfterOneLeaseTime() {
+    LeaseCoordinator c = newCoordinator();
+    long now = now();
+    Lease l = c.acquire(namespace, 4, "a", TTL, now, now + 1_000);
+    assertThat(l.highWaterMillis()).isEqualTo(now + TTL.toMillis());
+  }
+
+  // Issue 9 item 1: renewal checked only FileLock.isValid(); rm -rf of the directory let a newcomer
+  // take the worker of a holder that kept renewing.
+  @Test
+  void renew_leaseDirectoryDeleted_failsAndTheIdIsNotHandedOutTwice() throws Exception {
+    LeaseCoordinator holder = newCoordinator();
+    Lease held = holder.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    deleteTree(dir);
+
+    LeaseCoordinator newcomer = LeaseCoordinators.open("file:" + dir);
+    long now = now();
+    Lease other = newcomer.acquire(namespace, 1, "newcomer", TTL, now, now + 1_000);
+
+    assertThatThrownBy(() -> holder.renew(held, TTL, now(), now() + 1_000))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("was replaced");
+    // the newcomer cannot know what the holder issued: it starts after the detection interval
+    assertThat(other.highWaterMillis()).isGreaterThanOrEqualTo(now + TTL.toMillis());
+    newcomer.close();
+    holder.close();
+  }
+
+  @Test
+  void renew_leaseDirectoryDeletedAndNotRecreated_throwsLeaseTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    deleteTree(dir);
+
+    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("lease directory")
+        .hasMessageContaining("was deleted");
+    c.close();
+  }
+
+  @Test
+  void renew_leaseFileDeleted_throwsLeaseTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Files.delete(file(l));
+
+    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("lease file")
+        .hasMessageContaining("was deleted");
+    c.close();
+  }
+
+  // Issue 9 item 1: a backup restore or an editor's save replaces the file atomically with an
+  // identical copy: the lock stays on the old file, and a newcomer could lock the new one.
+  @Test
+  void renew_leaseFileReplacedByAnIdenticalCopy_throwsLeaseTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Path copy = dir.resolve(namespace).resolve("copy.tmp");
+    Files.copy(file(l), copy);
+    Files.move(copy, file(l), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("replaced");
+    c.close();
+  }
+
+  @Test
+  void renew_recordOverwrittenWithAnotherHoldersRecord_throwsLeaseTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease mine = c.acquire(namespace, 2, "holder", TTL, now(), now() + 1_000);
+    Lease other = c.acquire(namespace, 2, "other", TTL, now(), now() + 1_000);
+    byte[] othersRecord = Files.readAllBytes(file(other));
+    try (FileChannel ch = FileChannel.open(file(mine), StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(othersRecord), 0); // in place: same file, lock untouched
+    }
+
+    assertThatThrownBy(() -> c.renew(mine, TTL, now(), now() + 1_000))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("names another holder");
+    c.close();
+  }
+
+  // Issue 9 item 8: a record damaged while held left the holder fenced forever (every renewal
+  // failed on the checksum); a holder that still holds the lock rewrites it and carries on.
+  @Test
+  void renew_recordDamagedWhileHeld_rewritesItAndCarriesOn() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    long now = now();
+    Lease l = c.acquire(namespace, 1, "holder", TTL, now, now + 1_000);
+    try (FileChannel ch = FileChannel.open(file(l), StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.US_ASCII)), 40);
+    }
+
+    Lease renewed = c.renew(l, TTL, now + 500, now + 7_000);
+
+    assertThat(renewed.expiresAtMillis()).isEqualTo(now + 500 + TTL.toMillis());
+    assertThat(Files.readString(file(l)))
+        .contains("token=" + l.token())
+        .contains("highWater=" + (now + 7_000));
+    c.close();
+  }
+
+  @Test
+  void renew_fileEmptiedWhileHeld_rewritesItAndCarriesOn() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    long now = now();
+    Lease l = c.acquire(namespace, 1, "holder", TTL, now, now + 9_000);
+    try (FileChannel ch = FileChannel.open(file(l), StandardOpenOption.WRITE)) {
+      ch.truncate(0);
+    }
+
+    c.renew(l, TTL, now + 500, now + 1_000);
+
+    assertThat(Files.readString(file(l))).contains("highWater=" + (now + 9_000));
+    c.close();
+  }
+
+  // Issue 9: records carry a version; one written by a newer snowid is never taken over.
+  @Test
+  void acquire_recordOfAnUnknownVersion_countsTheIdAsTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease l = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    c.release(l, 2_000);
+    LeaseRecord future =
+        new LeaseRecord(
+            LeaseRecord.VERSION + 1, "x", "", "h", -1, "", -1, 2_000, 2_000, Long.MIN_VALUE);
+    Files.write(file(l), future.bytes());
+
+    assertThatThrownBy(() -> c.acquire(namespace, 1, "b", TTL, now(), now() + 1_000))
+        .isInstanceOf(NodeIdUnavailableException.class);
+    c.close();
+  }
+
+  // Records written before the format had a version (snowid 0.1 as of 2c92f3f) are still read.
+  @Test
+  void acquire_recordOfVersionOne_keepsItsHighWaterMark() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Path ns = dir.resolve(namespace);
+    Files.createDirectories(ns);
+    Files.writeString(ns.resolve("0.lease"), VERSION_ONE_RELEASED);
+
+    Lease l = c.acquire(namespace, 1, "svc", TTL, now(), now() + 1_000);
+
+    assertThat(l.highWaterMillis()).isEqualTo(1_763_800_000_000L);
+    c.close();
+  }
+
+  /** A released record exactly as snowid 0.1 (commit 2c92f3f) wrote it. */
+  static final String VERSION_ONE_RELEASED;
+
+  static {
+    String text =
+        "instance=svc\ntoken=\nbase=1763800000000\nhighWater=1763800000000\n"
+            + "expiresAt=-9223372036854775808\n";
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(text.getBytes(StandardCharsets.UTF_8));
+    StringBuilder sb = new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
+    while (sb.length() < 255) {
+      sb.append(' ');
+    }
+    VERSION_ONE_RELEASED = sb.append('\n').toString();
+  }
+
+  @Test
+  void acquire_unexpiredRecordOfAHolderInAnotherPidNamespace_countsTheIdAsTaken() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Path ns = dir.resolve(namespace);
+    Files.createDirectories(ns);
+    long now = now();
+    LeaseRecord elsewhere =
+        new LeaseRecord(
+            LeaseRecord.VERSION,
+            "pod",
+            "t0k3n",
+            "other-host",
+            1,
+            "pid:[1]",
+            now - 60_000,
+            now,
+            now + 1_000,
+            now + 60_000);
+    Files.write(ns.resolve("0.lease"), elsewhere.bytes());
+
+    assertThatThrownBy(() -> c.acquire(namespace, 1, "b", TTL, now, now + 1_000))
+        .isInstanceOf(NodeIdUnavailableException.class);
+    // expired: taken, after one lease time and after its high-water mark
+    Lease l = c.acquire(namespace, 1, "b", TTL, now + 61_000, now + 62_000);
+    assertThat(l.highWaterMillis()).isEqualTo(now + 61_000 + TTL.toMillis());
+    c.close();
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   @Override

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -77,5 +82,72 @@ class FileLeaseLockTest {
     assertThat(second.nodeId()).isNotEqualTo(first.nodeId());
 
     assertThat(probe("ns", 2)).isEqualTo("unavailable");
+  }
+
+  // Issue 9 item 2: the guard against re-opening a held file was static per class loader; a second
+  // copy of snowid in the JVM (two web applications in one container) opened and closed the held
+  // file, which dropped the lock, and another process took the id: 7.5M duplicates.
+  @Test
+  void acquire_anotherCopyOfSnowidInThisJvmTriesTheHeldId_anotherProcessStillFindsItHeld()
+      throws Exception {
+    holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    URL core = LeaseCoordinators.class.getProtectionDomain().getCodeSource().getLocation();
+    try (URLClassLoader copy =
+        new URLClassLoader(new URL[] {core}, ClassLoader.getPlatformClassLoader())) {
+      Class<?> coordinators = copy.loadClass(LeaseCoordinators.class.getName());
+      assertThat(coordinators).isNotSameAs(LeaseCoordinators.class);
+      Object other = coordinators.getMethod("open", String.class).invoke(null, "file:" + dir);
+      Method acquire =
+          copy.loadClass(LeaseCoordinator.class.getName())
+              .getMethod(
+                  "acquire",
+                  String.class,
+                  long.class,
+                  String.class,
+                  Duration.class,
+                  long.class,
+                  long.class);
+      assertThatThrownBy(() -> acquire.invoke(other, "ns", 1L, "copy", TTL, now(), now()))
+          .isInstanceOf(InvocationTargetException.class)
+          .cause()
+          .hasMessageContaining("are held");
+    }
+
+    assertThat(probe("ns", 1)).isEqualTo("unavailable");
+  }
+
+  // Issue 9 item 2: application code that reads a held lease file once (Files.readString) drops
+  // the lock, which no API reports; the record still names a live holder, so others leave it.
+  @Test
+  void acquire_holderProcessReadItsLeaseFileOnce_anotherProcessLeavesTheIdAlone() throws Exception {
+    Lease l = holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    assertThat(Files.readString(dir.resolve("ns").resolve(l.nodeId() + ".lease")))
+        .contains("token=" + l.token());
+
+    assertThat(probe("ns", 1)).isEqualTo("unavailable");
+  }
+
+  // Issue 9 item 2: the same directory through two paths (bind mounts; here a hard link to the
+  // same file) was two keys of the guard, so the second path opened and closed the held file.
+  @Test
+  void acquire_heldFileReachedThroughAnotherPath_isNotOpenedAgain() throws Exception {
+    Lease l = holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    Path otherDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-alias"));
+    try {
+      Files.createDirectories(otherDir.resolve("ns"));
+      Files.createLink(
+          otherDir.resolve("ns").resolve("0.lease"),
+          dir.resolve("ns").resolve(l.nodeId() + ".lease"));
+      try (LeaseCoordinator alias = LeaseCoordinators.open("file:" + otherDir)) {
+        assertThatThrownBy(() -> alias.acquire("ns", 1, "alias", TTL, now(), now()))
+            .isInstanceOf(NodeIdUnavailableException.class);
+      }
+
+      assertThat(probe("ns", 1)).isEqualTo("unavailable");
+    } finally {
+      Files.deleteIfExists(otherDir.resolve("ns").resolve("0.lease"));
+      Files.deleteIfExists(otherDir.resolve("ns"));
+      Files.deleteIfExists(otherDir);
+    }
   }
 }

@@ -1,0 +1,166 @@
+package io.snowid.node;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.zip.CRC32;
+
+/**
+ * One node id's record in a {@code file:} lease directory: who holds the id, until when, and the
+ * high-water mark that the next holder must start after.
+ *
+ * @param version the record format: {@link #VERSION} when written here; 1 for records written
+ *     before the format had a version line
+ * @param instance the holder's identity, for stable reuse across restarts
+ * @param token the holder's random lease token; empty once released
+ * @param host the holder's host name, for operators
+ * @param pid the holder's process id; -1 if unknown
+ * @param pidNamespace the holder's PID namespace ({@code pid:[4026531836]} on Linux); empty if
+ *     unknown. A pid identifies a process only within its namespace.
+ * @param processStart the holder process's start, Unix ms; -1 if unknown (tells a reused pid apart)
+ * @param base the high-water mark left by previous holders (Unix ms of ID time)
+ * @param highWater {@code base} raised by what this holder promised it may issue
+ * @param expiresAt when the lease ends unless renewed, by the holder's clock (Unix ms)
+ */
+record LeaseRecord(
+    int version,
+    String instance,
+    String token,
+    String host,
+    long pid,
+    String pidNamespace,
+    long processStart,
+    long base,
+    long highWater,
+    long expiresAt) {
+  /*
+   * Format: java.util.Properties text, `crc=` (CRC-32 of everything before it) last, padded with
+   * a comment to exactly SIZE bytes and written in place as one positioned write, so a process
+   * killed mid-write leaves the old record or the new one. The keys of version 1 (instance, token,
+   * base, highWater, expiresAt) keep their meaning, so a snowid of version 1 still reads the
+   * high-water mark of a version 2 record; version 2 adds the holder's process identity. A reader
+   * that meets a version above its own does not guess: the id counts as taken.
+   */
+  static final int VERSION = 2;
+
+  /** The size of every record written; an older 256-byte record is read and rewritten at this. */
+  static final int SIZE = 512;
+
+  private static final long NONE = Long.MIN_VALUE;
+
+  /** Thrown for a record whose checksum or fields are wrong: a torn write or tampering. */
+  static final class DamagedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    DamagedException(String why) {
+      super(why);
+    }
+  }
+
+  /** The record of a released id: no holder, only the high-water mark. */
+  LeaseRecord released(long highWaterMillis) {
+    return new LeaseRecord(
+        VERSION, instance, "", host, -1, "", -1, highWaterMillis, highWaterMillis, NONE);
+  }
+
+  boolean isReleased() {
+    return token.isEmpty();
+  }
+
+  /**
+   * Parses a record. Returns null for an empty (or all-blank) file: an id with no history.
+   *
+   * @throws DamagedException if the checksum does not match or a field is missing or malformed
+   */
+  static LeaseRecord parse(byte[] bytes, int length) throws DamagedException {
+    String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
+    if (text.isBlank()) {
+      return null;
+    }
+    int crcAt = text.indexOf("\ncrc=");
+    if (crcAt < 0) {
+      throw new DamagedException("no checksum");
+    }
+    Properties p = new Properties();
+    try {
+      p.load(new StringReader(text));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new DamagedException("not a properties text: " + e.getMessage());
+    }
+    CRC32 crc = new CRC32();
+    crc.update(text.substring(0, crcAt + 1).getBytes(StandardCharsets.UTF_8));
+    if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
+      throw new DamagedException("checksum mismatch");
+    }
+    int version = (int) number(p, "version", 1);
+    return new LeaseRecord(
+        version,
+        p.getProperty("instance", ""),
+        p.getProperty("token", ""),
+        p.getProperty("host", ""),
+        number(p, "pid", -1),
+        p.getProperty("pidNamespace", ""),
+        number(p, "processStart", -1),
+        number(p, "base", NONE),
+        number(p, "highWater", NONE),
+        number(p, "expiresAt", NONE));
+  }
+
+  private static long number(Properties p, String key, long absent) throws DamagedException {
+    String v = p.getProperty(key);
+    if (v == null) {
+      return absent;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new DamagedException(key + " is not a number: " + v);
+    }
+  }
+
+  /**
+   * The record as exactly {@link #SIZE} bytes.
+   *
+   * @throws IllegalStateException if it does not fit (names are bounded far below that)
+   */
+  byte[] bytes() {
+    String text =
+        "version="
+            + version
+            + "\ninstance="
+            + instance
+            + "\ntoken="
+            + token
+            + "\nhost="
+            + host
+            + "\npid="
+            + pid
+            + "\npidNamespace="
+            + pidNamespace
+            + "\nprocessStart="
+            + processStart
+            + "\nbase="
+            + base
+            + "\nhighWater="
+            + highWater
+            + "\nexpiresAt="
+            + expiresAt
+            + "\n";
+    CRC32 crc = new CRC32();
+    crc.update(text.getBytes(StandardCharsets.UTF_8));
+    StringBuilder record = new StringBuilder(text).append("crc=").append(crc.getValue());
+    record.append("\n#");
+    byte[] head = record.toString().getBytes(StandardCharsets.UTF_8);
+    if (head.length > SIZE - 1) {
+      throw new IllegalStateException("lease record of " + head.length + " bytes: names too long");
+    }
+    byte[] out = new byte[SIZE];
+    System.arraycopy(head, 0, out, 0, head.length);
+    for (int i = head.length; i < SIZE - 1; i++) {
+      out[i] = ' ';
+    }
+    out[SIZE - 1] = '\n';
+    return out;
+  }
+}
