@@ -2,6 +2,7 @@ package io.snowid;
 
 import io.snowid.codec.IdCodec;
 import io.snowid.node.LeaseCoordinators;
+import java.util.function.Supplier;
 
 /**
  * Zero-configuration access to one process-wide generator: {@code long id = SnowId.next();}.
@@ -11,38 +12,92 @@ import io.snowid.node.LeaseCoordinators;
  * {@code twitter}), and node values from {@code snowid.node} / {@code SNOWID_NODE} (see {@link
  * Snowflake.Builder#nodeSource}; default: the {@code worker} field leased from this host's lease
  * directory {@link LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share it,
- * the other node fields from {@link io.snowid.node.NodeIdChain#standard()}). The lease is released
- * when the JVM exits.
+ * the other node fields from {@link io.snowid.node.NodeIdChain#standard()}). {@link #nextJs53()}
+ * has a second generator of its own, on the {@code js53} layout, built on its first use the same
+ * way.
+ *
+ * <p><b>Initialisation and retry.</b> Each generator is built at most once per JVM: concurrent
+ * first calls wait for one build and all get its result. If the build fails (an unknown layout, a
+ * lease directory that cannot be written, a coordinator out of reach, …), the call throws the
+ * exception the build threw, unchanged and with its cause, normally a {@link SnowIdException} such
+ * as {@link InvalidSettingException} or {@link io.snowid.node.NodeIdUnavailableException}; nothing
+ * is kept, and the next call reads the settings again and tries again. So a failure is never cached
+ * for the life of the JVM, and once its cause is gone (the property corrected, the directory
+ * writable) the facade works. After a successful build, a call costs one volatile read on top of
+ * the generator's own {@link Snowflake#nextId()}: no lock.
+ *
+ * <p><b>Lease and process lifecycle.</b> The facade's generators belong to the process: nothing
+ * closes them, and they live until the JVM exits. Their node lease is then released by the shutdown
+ * hook that every lease registers when it is acquired (normal exit, {@link System#exit}, SIGTERM,
+ * SIGINT). After SIGKILL or {@link Runtime#halt} no hook runs: a {@code file:} lease is freed by
+ * the operating system with the process's file locks, a network coordinator's lease expires after
+ * its time to live. A failed build holds no lease: whatever it acquired is released before the
+ * exception reaches the caller.
  */
 public final class SnowId {
   private SnowId() {}
 
-  private static final class Holder {
-    static final Snowflake GENERATOR = build();
+  private static final Lazy GENERATOR = new Lazy(SnowId::build);
+  private static final Lazy JS53 = new Lazy(SnowId::buildJs53);
 
-    private static Snowflake build() {
-      String layout = setting("snowid.layout", "SNOWID_LAYOUT");
-      String node = setting("snowid.node", "SNOWID_NODE");
-      Layout l = layout == null ? Layout.twitter() : Layout.preset(layout);
-      return Snowflake.builder()
-          .layout(l)
-          .nodeSource(node == null ? LeaseCoordinators.DEFAULT_FILE_URI : node)
-          .build();
+  /**
+   * A generator built on first use, at most once; a failed build leaves nothing behind, so the next
+   * {@link #get()} builds again. Deliberately not the holder-class idiom: an exception in a class
+   * initialiser fails that class for the life of the JVM ({@link ExceptionInInitializerError}, then
+   * {@link NoClassDefFoundError}).
+   */
+  private static final class Lazy {
+    private final Supplier<Snowflake> build;
+    private volatile Snowflake built;
+
+    Lazy(Supplier<Snowflake> build) {
+      this.build = build;
     }
 
-    static String setting(String property, String env) {
-      return setting(property, env, null);
+    Snowflake get() {
+      Snowflake g = built;
+      return g != null ? g : init();
     }
 
-    static String setting(String property, String env, String fallback) {
-      String v = System.getProperty(property, System.getenv(env));
-      return v == null || v.isBlank() ? fallback : v.trim();
+    private synchronized Snowflake init() {
+      Snowflake g = built;
+      if (g == null) {
+        g = build.get(); // throws to the caller; built stays null and the next call retries
+        built = g;
+      }
+      return g;
     }
   }
 
-  /** The next ID of the process-wide generator. */
+  private static Snowflake build() {
+    String layout = setting("snowid.layout", "SNOWID_LAYOUT", null);
+    String node = setting("snowid.node", "SNOWID_NODE", LeaseCoordinators.DEFAULT_FILE_URI);
+    return Snowflake.builder()
+        .layout(layout == null ? Layout.twitter() : Layout.preset(layout))
+        .nodeSource(node)
+        .build();
+  }
+
+  private static Snowflake buildJs53() {
+    return Snowflake.builder()
+        .layout(Layout.preset("js53"))
+        .nodeSource(setting("snowid.node", "SNOWID_NODE", LeaseCoordinators.DEFAULT_FILE_URI))
+        .build();
+  }
+
+  private static String setting(String property, String env, String fallback) {
+    String v = System.getProperty(property, System.getenv(env));
+    return v == null || v.isBlank() ? fallback : v.trim();
+  }
+
+  /**
+   * The next ID of the process-wide generator.
+   *
+   * @throws SnowIdException if the generator cannot be built (see the class documentation: the next
+   *     call tries again), or as {@link Snowflake#nextId()}
+   */
   public static long next() {
-    return Holder.GENERATOR.nextId();
+    return GENERATOR.get().nextId();
   }
 
   /**
@@ -51,36 +106,39 @@ public final class SnowId {
    * {@code base64url}; any case).
    *
    * @throws InvalidSettingException for an unknown format, before an ID is taken
+   * @throws SnowIdException as {@link #next()}
    */
   public static String nextString(String format) {
     IdCodec codec = IdCodec.named(format);
     return codec.encode(next());
   }
 
-  private static final class Js53Holder {
-    static final Snowflake GENERATOR =
-        Snowflake.builder()
-            .layout(Layout.preset("js53"))
-            .nodeSource(
-                Holder.setting("snowid.node", "SNOWID_NODE", LeaseCoordinators.DEFAULT_FILE_URI))
-            .build();
-  }
-
   /**
    * The next ID of a process-wide generator on the {@code js53} layout: every ID it can issue until
    * its last instant (2093) is below 2^53, so it is exact as a JavaScript number.
+   *
+   * @throws SnowIdException if that generator cannot be built (the next call tries again), or as
+   *     {@link Snowflake#nextId()}
    */
   public static long nextJs53() {
-    return Js53Holder.GENERATOR.nextId();
+    return JS53.get().nextId();
   }
 
-  /** The process-wide generator. */
+  /**
+   * The process-wide generator, built now if it is not yet.
+   *
+   * @throws SnowIdException if it cannot be built (the next call tries again)
+   */
   public static Snowflake generator() {
-    return Holder.GENERATOR;
+    return GENERATOR.get();
   }
 
-  /** Decodes an ID of the process-wide generator's layout. */
+  /**
+   * Decodes an ID of the process-wide generator's layout (building the generator if it is not yet).
+   *
+   * @throws SnowIdException if the generator cannot be built (the next call tries again)
+   */
   public static DecodedId decode(long id) {
-    return Holder.GENERATOR.layout().decode(id);
+    return GENERATOR.get().layout().decode(id);
   }
 }
