@@ -99,7 +99,11 @@ final class LeaseHolder implements NodeLease {
     schedule(renewEvery()); // from now on, attached or not
   }
 
-  /** One namespace per layout and per value of the fields that are not leased. */
+  /**
+   * One namespace per layout and per value of the fields that are not leased. The key names a
+   * folder of a lease directory shared with other snowid versions: it must never change
+   * (NamespaceKeyTest pins it, and with it the canonical form of {@link Layout#spec()}).
+   */
   static String namespaceKey(
       String namespace, Layout layout, Map<String, Long> fixed, List<Layout.Field> leased) {
     StringBuilder sb = new StringBuilder(namespace).append('.');
