@@ -55,7 +55,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * (clockback, tick) the source has been seen at. It is raised only by reads of the source,
    * never by reservations, so "the source now reads below `high`" means exactly that the source
    * went back. That test runs on the slow path only, under a lock, with the source read after
-   * `high`, so a thread that was merely slow cannot be taken for a clock step.
+   * `high`, so a thread that was merely slow cannot be taken for a clock step. It compares with
+   * `high` only, never with the caller's own earlier read: that read may already be after the
+   * step, and a millisecond ticking between it and the check would make the step look like a
+   * spent sequence, parking the caller for the whole step whatever the policy.
+   *
+   * A wait for a tick is a wait on the source, which may step back while (or just before) the
+   * caller waits: the wait ends at the first reading below one already seen and goes back to the
+   * policy, so no caller parks for the length of a step.
    *
    * The tick inside the position has one spare bit above the largest tick, so a carry out of the
    * last tick shows as "tick > maxTick" instead of wrapping into the clockback bits.
@@ -301,16 +308,18 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
               "what fits before the lease deadline, about the lease time ahead");
         }
         waitedOn = b; // the lease is valid; the run reaches past its deadline: await renewal
-        time.awaitMillis(epochMillis + (now + 1) * unitMillis);
+        time.awaitMillis(epochMillis + (now + 1) * unitMillis, epochMillis + now * unitMillis);
         continue;
       }
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
-        Long stepped = onAhead(s, t, now);
-        if (stepped != null) { // clockback: the run starts over at the earlier time
-          first = stepped;
-          last = stepped + n - 1;
-          lastTick = (last - (stepped & cbStateMask)) >>> seqBits;
+        long decision = onAhead(s, t);
+        now = decision >> 1; // read after `high`: the latest reading this call has seen
+        if ((decision & 1) != 0) { // clockback: the run starts over at the earlier time
+          cbPart += 1L << cbShift;
+          first = cbPart | (now << seqBits) | firstSequence(s);
+          last = first + n - 1;
+          lastTick = (last - cbPart) >>> seqBits;
           fresh = true;
         }
       }
@@ -322,7 +331,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (lastTick > now + lead) {
         waits.increment();
-        awaitTick(lastTick - lead);
+        awaitTick(lastTick - lead, now);
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {
@@ -333,10 +342,15 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     }
   }
 
-  /** Parks until the source reaches the tick; a step back meanwhile goes to the policy again. */
-  private void awaitTick(long tick) {
+  /**
+   * Parks until the source reaches the tick. A reading below {@code seenTick} (the latest this call
+   * read) is a step back, before or while waiting: it goes to the policy again instead of parking
+   * for the step.
+   */
+  private void awaitTick(long tick, long seenTick) {
     long target = epochMillis + tick * unitMillis;
-    for (long reached; (reached = time.awaitMillis(target)) < target; ) {
+    long seen = epochMillis + seenTick * unitMillis;
+    for (long reached; (reached = time.awaitMillis(target, seen)) < target; seen = reached) {
       clockSteps.increment();
       if (policy != ClockPolicy.WAIT || target - reached > maxWaitTicks * unitMillis) {
         throw new ClockMovedBackwardsException(
@@ -364,16 +378,19 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   /**
-   * Decides what to do when the next tick is ahead of the source by more than the lead: returns
-   * null to reserve and wait, a new position to issue after a clockback step, or throws.
+   * Decides what to do when the next tick {@code t} after position {@code s} is ahead of the source
+   * by more than the lead, from a reading of the source taken after {@code high}: a spent sequence
+   * (reserve and wait), a step back the policy waits out (the same), a step back the policy counts
+   * (a clockback step to that reading), or throws. Returns that reading times two, plus one for a
+   * clockback step; the clockback value is then one more than in {@code s}.
    */
-  private Long onAhead(long s, long t, long now) {
+  private long onAhead(long s, long t) {
     synchronized (slowPath) {
       long h = high;
       long cb = (s >>> cbShift) & cbMax;
       long reread = ticks(); // after reading `high`: a slow thread is not a clock step
-      if (h < 0 || (h >>> tickBits) != cb || reread >= (h & tickMask) || reread > now) {
-        return null; // the source did not go back: the sequence is spent, wait for it
+      if (h < 0 || (h >>> tickBits) != cb || reread >= (h & tickMask)) {
+        return reread << 1; // the source did not go back: the sequence is spent, wait for it
       }
       clockSteps.increment();
       long lastMillis = epochMillis + ((s >>> seqBits) & tickMask) * unitMillis;
@@ -388,7 +405,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
                 nowMillis,
                 "more than the wait policy's bound of " + maxWaitTicks * unitMillis + " ms");
           }
-          return null;
+          return reread << 1;
         case CLOCKBACK:
         default:
           if (cb >= cbMax || reread < 0) {
@@ -399,7 +416,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           }
           // recorded before the step can be taken, so lastReservedMillis never misses the peak
           steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
-          return ((cb + 1) << cbShift) | (reread << seqBits) | firstSequence(s);
+          return (reread << 1) | 1;
       }
     }
   }
