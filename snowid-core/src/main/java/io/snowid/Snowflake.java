@@ -331,7 +331,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (lastTick > now + lead) {
         waits.increment();
-        awaitTick(lastTick - lead, now);
+        if (!awaitTick(lastTick - lead, now)) {
+          continue; // clockback: the run is given up; the next round counts the step
+        }
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {
@@ -343,22 +345,28 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   /**
-   * Parks until the source reaches the tick. A reading below {@code seenTick} (the latest this call
-   * read) is a step back, before or while waiting: it goes to the policy again instead of parking
-   * for the step.
+   * Parks until the source reaches the tick and returns true. A reading below {@code seenTick} (the
+   * latest this call read) is a step back, before or while waiting, and goes to the policy again
+   * instead of parking for the step: {@code wait} waits on within its bound, {@code fail} throws,
+   * {@code clockback} returns false: the caller gives up the positions it reserved and starts over,
+   * where the step is counted (or found counted by another thread) as any other.
    */
-  private void awaitTick(long tick, long seenTick) {
+  private boolean awaitTick(long tick, long seenTick) {
     long target = epochMillis + tick * unitMillis;
     long seen = epochMillis + seenTick * unitMillis;
     for (long reached; (reached = time.awaitMillis(target, seen)) < target; seen = reached) {
+      if (policy == ClockPolicy.CLOCKBACK) {
+        return false;
+      }
       clockSteps.increment();
-      if (policy != ClockPolicy.WAIT || target - reached > maxWaitTicks * unitMillis) {
+      if (policy == ClockPolicy.FAIL || target - reached > maxWaitTicks * unitMillis) {
         throw new ClockMovedBackwardsException(
             target,
             reached,
             "the time source stepped back while this call waited; policy " + policy);
       }
     }
+    return true;
   }
 
   private LeaseLostException fenced(Binding b, long nowTicks) {

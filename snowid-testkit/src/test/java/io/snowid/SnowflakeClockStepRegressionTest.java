@@ -145,4 +145,37 @@ class SnowflakeClockStepRegressionTest {
     assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
     assertThat(clock.parks()).isZero();
   }
+
+  // ---- finding 2: a clockback call already waiting when the clock steps back counts the step ----
+
+  @Test
+  void nextId_wallClockStepsBackWhileParkedWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long last = spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofSeconds(10)));
+
+    long id = gen.nextId();
+
+    DecodedId d = gen.layout().decode(id);
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(d.timestampMillis()).isLessThan(timeOf(gen, last));
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parked()).isLessThan(Duration.ofMillis(5));
+  }
+
+  @Test
+  void nextId_wallClockStepsBackJustBeforeTheWaitWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long last = spendTheUnit(gen);
+    stepBackBeforeTheWait(Duration.ofHours(1));
+
+    long id = gen.nextId();
+
+    DecodedId d = gen.layout().decode(id);
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(timeOf(gen, last) - 3_600_000);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parks()).isZero();
+  }
 }
