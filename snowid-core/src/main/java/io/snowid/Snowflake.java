@@ -1,6 +1,7 @@
 package io.snowid;
 
 import io.snowid.node.LeaseLostException;
+import io.snowid.node.LeaseWindowExceededException;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
@@ -94,7 +95,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private final long epochMillis;
   private final long unitMillis;
   private final long lead;
-  private final long maxLeadMillis;
   private final long maxWaitTicks;
   private final long maxTick;
   private final int seqBits;
@@ -152,7 +152,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     this.epochMillis = layout.epochMillis();
     this.unitMillis = layout.unitMillis();
     this.lead = b.leadTicks;
-    this.maxLeadMillis = b.maxLead.toMillis();
     this.maxWaitTicks = b.maxWait.toMillis() / unitMillis;
     this.maxTick = layout.maxTime();
     Layout.Field seq = layout.sequenceField();
@@ -266,6 +265,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Under a node lease, a batch waits for renewals while it reaches past the lease's deadline.
+   *
+   * @throws LeaseWindowExceededException if the batch spans more time units than a renewal of the
+   *     lease covers, so that it could never be issued
+   */
   @Override
   public void nextIds(long[] into) {
     if (into.length > 0) {
@@ -300,14 +307,18 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         if (now > b.limitTick) {
           throw fenced(b, now);
         }
-        if (waitedOn != null && waitedOn != b) {
-          // a renewal came and the run still reaches past the lease's deadline: it never fits
-          throw new InvalidSettingException(
-              n > 1 ? "batch" : "maxLead",
-              n > 1 ? n + " IDs" : maxLeadMillis + " ms",
-              "what fits before the lease deadline, about the lease time ahead");
+        if (waitedOn != null && waitedOn != b && lastTick - t > b.limitTick - now) {
+          // a renewal came and the run is longer than what it covers ahead: it never fits
+          throw new LeaseWindowExceededException(
+              b.grant.values(),
+              n,
+              (lastTick - t + 1) * unitMillis,
+              (b.limitTick - now + 1) * unitMillis);
         }
-        waitedOn = b; // the lease is valid; the run reaches past its deadline: await renewal
+        // The lease is valid and the run reaches past its deadline (a burst, a batch, or a start
+        // pushed past it by a high-water mark): wait for renewals, one unit at a time, for as
+        // long as they come; the lease's deadline bounds the wait when they stop.
+        waitedOn = b;
         time.awaitMillis(epochMillis + (now + 1) * unitMillis, epochMillis + now * unitMillis);
         continue;
       }

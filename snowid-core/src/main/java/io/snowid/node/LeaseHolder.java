@@ -30,7 +30,9 @@ final class LeaseHolder implements NodeLease {
    * starts after every ID this one could have issued, because it starts after the high-water mark,
    * whatever the clocks of the two hosts say. A renewal that fails leaves the old deadline in
    * force; the generator stops at it by itself and resumes when a renewal or an acquisition
-   * succeeds.
+   * succeeds. A renewal never moves the deadline back, though after a step back of this clock it
+   * computes an earlier one: the deadline in force was recorded in the high-water mark when it was
+   * confirmed, so (2) holds for it whatever this clock does since.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
 
@@ -229,7 +231,7 @@ final class LeaseHolder implements NodeLease {
         return;
       }
       lease = l;
-      publish(grant.renewed(deadline(l, sent, mayIssue)));
+      publish(grant.renewed(Math.max(deadline(l, sent, mayIssue), grant.validUntilMillis())));
       renewals.incrementAndGet();
       detail = "held";
       schedule(renewEvery());

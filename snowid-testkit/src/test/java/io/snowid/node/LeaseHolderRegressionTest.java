@@ -1,0 +1,47 @@
+package io.snowid.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.snowid.Layout;
+import io.snowid.TimeSource;
+import io.snowid.testkit.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Regression tests for the lease holder's findings of the adversarial run. */
+class LeaseHolderRegressionTest {
+  private final ManualClock clock = ManualClock.create();
+  private final TimeSource time = TimeSource.wallClock(clock);
+
+  private NodeLease lease(LeaseCoordinator coordinator, String options) {
+    return LeaseCoordinators.lease(
+        coordinator,
+        LeaseOptions.parse("memory?namespace=regression&" + options, Duration.ofSeconds(10)),
+        Layout.twitter(),
+        Map.of("datacenter", 1L),
+        time);
+  }
+
+  private static void awaitRenewals(NodeLease lease, long atLeast) {
+    await().until(() -> lease.status().renewals() >= atLeast);
+  }
+
+  // Finding 3: a renewal after a step back of the wall clock moved the deadline back, below the
+  // one already confirmed, and the generator then stopped short of IDs it had already reserved.
+  @Test
+  void renew_afterTheWallClockSteppedBack_neverMovesTheDeadlineBack() {
+    try (NodeLease lease = lease(new MemoryCoordinator(), "ttl=10s&renew=20ms")) {
+      Instant before = lease.status().validUntil();
+      clock.stepBack(Duration.ofSeconds(5));
+      long renewals = lease.status().renewals();
+
+      awaitRenewals(lease, renewals + 2); // at least one sent wholly after the step
+
+      assertThat(lease.status().validUntil()).isAfterOrEqualTo(before);
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+}
