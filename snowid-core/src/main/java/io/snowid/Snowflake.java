@@ -65,6 +65,13 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * caller waits: the wait ends at the first reading below one already seen and goes back to the
    * policy, so no caller parks for the length of a step.
    *
+   * Under a lease nothing is issued past the grant's deadline. A run that reaches past a valid
+   * deadline (a burst under a lead, a batch, a start pushed past it by a high-water mark) waits
+   * for renewals one unit at a time. A deadline that passed while the lease may be healthy (the
+   * clock stepped forward by more than the lease time left, a renewal ran late) makes the caller
+   * ask the lease for a renewal at once and wait for it a bounded time, once per grant, rather
+   * than fail until the next scheduled renewal.
+   *
    * The tick inside the position has one spare bit above the largest tick, so a carry out of the
    * last tick shows as "tick > maxTick" instead of wrapping into the clockback bits.
    *
@@ -127,6 +134,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /** The node values in force and the last tick they may be used for; replaced, never mutated. */
   private volatile Binding bound;
+
+  /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
+  private volatile Binding renewalMissed;
 
   private static final class Binding {
     final NodeGrant grant;
@@ -305,7 +315,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           throw expired(now);
         }
         if (now > b.limitTick) {
-          throw fenced(b, now);
+          if (!awaitRenewal(b)) {
+            throw fenced(b, now);
+          }
+          continue; // a grant came
         }
         if (waitedOn != null && waitedOn != b && lastTick - t > b.limitTick - now) {
           // a renewal came and the run is longer than what it covers ahead: it never fits
@@ -378,6 +391,24 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * The deadline of {@code b} passed while its lease may be healthy (the clock stepped forward, a
+   * renewal ran late): asks the lease for a renewal at once and waits, as long as the lease says,
+   * for a new grant. Returns whether one was bound. Once per binding: later calls under a binding
+   * whose renewal did not come fail at once, and the lease's own renewals take over.
+   */
+  private boolean awaitRenewal(Binding b) {
+    if (lease == null || b.fencedReason != null || renewalMissed == b) {
+      return false;
+    }
+    lease.requestRenewal();
+    if (bound != b) {
+      return true;
+    }
+    renewalMissed = b;
+    return false;
   }
 
   private LeaseLostException fenced(Binding b, long nowTicks) {

@@ -1,12 +1,15 @@
 package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.node.LeaseLostException;
 import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Regression tests for the generator's lease findings of the adversarial run. */
@@ -56,5 +59,45 @@ class SnowflakeLeaseRegressionTest {
     }
 
     assertThat(timeOf(gen, last)).isLessThan(time.millis() + 5);
+  }
+
+  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
+  // lease until its next scheduled renewal ("was not renewed in time").
+  @Test
+  void nextId_wallClockStepsForwardPastTheDeadline_asksForARenewalAndIssues() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    long deadline = wall.millis() + 3_000;
+    ManualLease lease = new ManualLease(grant(deadline, Long.MIN_VALUE));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(wall).build();
+    long before = gen.nextId();
+    AtomicLong issuedWhenAsked = new AtomicLong();
+    lease.onRenewalRequest(
+        () -> {
+          issuedWhenAsked.set(lease.lastIssuedMillis());
+          lease.grant(grant(wall.millis() + 3_000, Long.MIN_VALUE));
+        });
+    clock.set(clock.wallInstant().plusSeconds(10));
+
+    long id = gen.nextId();
+
+    assertThat(id).isGreaterThan(before);
+    assertThat(timeOf(gen, id)).isEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(lease.renewalRequests()).isEqualTo(1);
+    assertThat(issuedWhenAsked.get()).isLessThan(deadline);
+  }
+
+  @Test
+  void nextId_deadlinePassedAndNoRenewalComes_throwsLeaseLostAfterAskingOnce() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    ManualLease lease = new ManualLease(grant(wall.millis() + 3_000, Long.MIN_VALUE));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(wall).build();
+    gen.nextId();
+    clock.set(clock.wallInstant().plusSeconds(10));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("not renewed in time");
+    assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+    assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
   }
 }

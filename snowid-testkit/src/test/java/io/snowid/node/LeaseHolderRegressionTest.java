@@ -1,9 +1,11 @@
 package io.snowid.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.snowid.Layout;
+import io.snowid.Snowflake;
 import io.snowid.TimeSource;
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
@@ -42,6 +44,42 @@ class LeaseHolderRegressionTest {
 
       assertThat(lease.status().validUntil()).isAfterOrEqualTo(before);
       assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
+  // lease for about a third of its ttl, until the next scheduled renewal.
+  @Test
+  void nextId_wallClockStepsForwardBeyondTheLeaseTimeLeft_renewsAtOnceInsteadOfFencing() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+      long before = gen.nextId();
+      clock.set(clock.wallInstant().plusSeconds(20));
+
+      long id = gen.nextId();
+
+      assertThat(id).isGreaterThan(before);
+      assertThat(gen.layout().decode(id).timestampMillis())
+          .isEqualTo(clock.wallInstant().toEpochMilli());
+      assertThat(coordinator.renewCalls()).isPositive();
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  @Test
+  void nextId_deadlinePassedAndTheRenewalFails_throwsLeaseLostAfterTryingOnce() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.set(clock.wallInstant().plusSeconds(20));
+
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed in time");
+      assertThat(coordinator.renewCalls()).isPositive();
     }
   }
 }
