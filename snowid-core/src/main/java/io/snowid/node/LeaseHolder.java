@@ -184,7 +184,11 @@ final class LeaseHolder implements NodeLease {
     return Math.min(sent + granted - margin.toMillis(), mayIssue);
   }
 
+  /** Why the coordinator's clock is too far from this one; null if it is not, or it has none. */
   private String skewProblem(Lease l, long sent, long received) {
+    if (!coordinator.hasOwnClock()) {
+      return null; // it reported this clock: a difference is this clock stepping mid-call
+    }
     long mid = sent + (received - sent) / 2;
     long allowed = options.skew().toMillis() + (received - sent) / 2;
     long diff = l.coordinatorNowMillis() - mid;

@@ -82,4 +82,30 @@ class LeaseHolderRegressionTest {
       assertThat(coordinator.renewCalls()).isPositive();
     }
   }
+
+  // Finding 6b: a step back of the wall clock during a renewal was reported as clock skew for a
+  // coordinator without a clock of its own (file:), which answers with the holder's clock: the
+  // "skew" was only the step between two readings of the same clock, and fenced a healthy lease.
+  @Test
+  void renew_wallClockStepsBackDuringTheCallToACoordinatorWithoutAClock_staysHeld() {
+    MemoryCoordinator coordinator =
+        new MemoryCoordinator().whileNextRenewal(() -> clock.stepBack(Duration.ofSeconds(5)));
+    try (NodeLease lease = lease(coordinator, "ttl=10s&renew=20ms")) {
+      await().until(() -> lease.status().renewals() + lease.status().renewalFailures() >= 1);
+
+      assertThat(lease.status().renewalFailures()).isZero();
+      assertThat(lease.status().detail()).isEqualTo("held");
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  @Test
+  void acquire_wallClockStepsBackDuringTheCallToACoordinatorWithoutAClock_succeeds() {
+    MemoryCoordinator coordinator =
+        new MemoryCoordinator().whileNextAcquisition(() -> clock.stepBack(Duration.ofSeconds(5)));
+
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
 }

@@ -6,13 +6,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A coordinator in memory for one holder at a time, always of id 0, that answers with the holder's
- * own clock (as the {@code file:} coordinator does). Renewals can fail on demand, and an action can
- * run while a renewal is being answered, e.g. to step the holder's clock mid-renewal.
+ * own clock (as the {@code file:} coordinator does: {@link #hasOwnClock()} is false). Renewals can
+ * fail on demand, and an action can run while a call is being answered, e.g. to step the holder's
+ * clock mid-call.
  */
 final class MemoryCoordinator implements LeaseCoordinator {
   private final AtomicLong renewCalls = new AtomicLong();
   private volatile boolean failRenewals;
   private volatile Runnable whileRenewing = () -> {};
+  private volatile Runnable whileAcquiring = () -> {};
   private long highWater = Long.MIN_VALUE;
   private String token;
 
@@ -27,6 +29,16 @@ final class MemoryCoordinator implements LeaseCoordinator {
     whileRenewing =
         () -> {
           whileRenewing = () -> {};
+          action.run();
+        };
+    return this;
+  }
+
+  /** Runs {@code action} once, inside the next acquisition, before it answers. */
+  MemoryCoordinator whileNextAcquisition(Runnable action) {
+    whileAcquiring =
+        () -> {
+          whileAcquiring = () -> {};
           action.run();
         };
     return this;
@@ -48,6 +60,7 @@ final class MemoryCoordinator implements LeaseCoordinator {
     if (token != null) {
       throw new NodeIdUnavailableException("the only id is held");
     }
+    whileAcquiring.run();
     token = UUID.randomUUID().toString();
     long previous = highWater;
     highWater = Math.max(highWater, mayIssueUntilMillis);
@@ -83,6 +96,11 @@ final class MemoryCoordinator implements LeaseCoordinator {
       highWater = Math.max(highWater, issuedUpToMillis);
       token = null;
     }
+  }
+
+  @Override
+  public boolean hasOwnClock() {
+    return false;
   }
 
   @Override
