@@ -63,7 +63,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    *
    * A wait for a tick is a wait on the source, which may step back while (or just before) the
    * caller waits: the wait ends at the first reading below one already seen and goes back to the
-   * policy, so no caller parks for the length of a step.
+   * policy, so no caller parks for the length of a step. The policy is asked before the lease's
+   * deadline is: a step back is the policy's even when the next run is held up by the lease. So
+   * the wait policy waits a step out before reserving (else each round of waiting for a renewal
+   * would meet the step again), and a clockback caller that saw a step while waiting gives up
+   * its positions and starts over, where the step is counted.
    *
    * Under a lease nothing is issued past the grant's deadline. A run that reaches past a valid
    * deadline (a burst under a lead, a batch, a start pushed past it by a high-water mark) waits
@@ -310,6 +314,20 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       long last = first + n - 1;
       long lastTick = (last - cbPart) >>> seqBits;
+      if (t > now + lead) {
+        // Ahead of the source: a spent sequence (wait), or the source stepped back (policy). Asked
+        // before the lease, so that a step back is the policy's also at the lease's deadline.
+        long decision = onAhead(s, t);
+        now = decision >> 1; // the latest reading this call has seen
+        if ((decision & 1) != 0) { // clockback: the run starts over at the earlier time
+          cbPart += 1L << cbShift;
+          first = cbPart | (now << seqBits) | firstSequence(s);
+          last = first + n - 1;
+          t = now;
+          lastTick = (last - cbPart) >>> seqBits;
+          fresh = true;
+        }
+      }
       if (lastTick > b.limitTick) {
         if (lastTick > maxTick) {
           throw expired(now);
@@ -334,18 +352,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         waitedOn = b;
         time.awaitMillis(epochMillis + (now + 1) * unitMillis, epochMillis + now * unitMillis);
         continue;
-      }
-      if (t > now + lead) {
-        // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
-        long decision = onAhead(s, t);
-        now = decision >> 1; // read after `high`: the latest reading this call has seen
-        if ((decision & 1) != 0) { // clockback: the run starts over at the earlier time
-          cbPart += 1L << cbShift;
-          first = cbPart | (now << seqBits) | firstSequence(s);
-          last = first + n - 1;
-          lastTick = (last - cbPart) >>> seqBits;
-          fresh = true;
-        }
       }
       if (!STATE.compareAndSet(this, s, last) || bound != b) {
         continue;
@@ -430,45 +436,49 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /**
    * Decides what to do when the next tick {@code t} after position {@code s} is ahead of the source
    * by more than the lead, from a reading of the source taken after {@code high}: a spent sequence
-   * (reserve and wait), a step back the policy waits out (the same), a step back the policy counts
-   * (a clockback step to that reading), or throws. Returns that reading times two, plus one for a
-   * clockback step; the clockback value is then one more than in {@code s}.
+   * (reserve, then wait), a step back the policy waits out (wait here, then reserve), a step back
+   * the policy counts (a clockback step to that reading), or throws. Returns the latest reading
+   * seen times two, plus one for a clockback step; the clockback value is then one more than in
+   * {@code s}.
    */
   private long onAhead(long s, long t) {
+    long reread;
     synchronized (slowPath) {
       long h = high;
       long cb = (s >>> cbShift) & cbMax;
-      long reread = ticks(); // after reading `high`: a slow thread is not a clock step
+      reread = ticks(); // after reading `high`: a slow thread is not a clock step
       if (h < 0 || (h >>> tickBits) != cb || reread >= (h & tickMask)) {
         return reread << 1; // the source did not go back: the sequence is spent, wait for it
       }
       clockSteps.increment();
       long lastMillis = epochMillis + ((s >>> seqBits) & tickMask) * unitMillis;
       long nowMillis = epochMillis + reread * unitMillis;
-      switch (policy) {
-        case FAIL:
-          throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
-        case WAIT:
-          if (t - lead - reread > maxWaitTicks) {
-            throw new ClockMovedBackwardsException(
-                lastMillis,
-                nowMillis,
-                "more than the wait policy's bound of " + maxWaitTicks * unitMillis + " ms");
-          }
-          return reread << 1;
-        case CLOCKBACK:
-        default:
-          if (cb >= cbMax || reread < 0) {
-            throw new ClockMovedBackwardsException(
-                lastMillis,
-                nowMillis,
-                "the clockback field counted its maximum of " + cbMax + " steps");
-          }
-          // recorded before the step can be taken, so lastReservedMillis never misses the peak
-          steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
-          return (reread << 1) | 1;
+      if (policy == ClockPolicy.FAIL) {
+        throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
+      }
+      if (policy == ClockPolicy.CLOCKBACK) {
+        if (cb >= cbMax || reread < 0) {
+          throw new ClockMovedBackwardsException(
+              lastMillis,
+              nowMillis,
+              "the clockback field counted its maximum of " + cbMax + " steps");
+        }
+        // recorded before the step can be taken, so lastReservedMillis never misses the peak
+        steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
+        return (reread << 1) | 1;
+      }
+      if (t - lead - reread > maxWaitTicks) {
+        throw new ClockMovedBackwardsException(
+            lastMillis,
+            nowMillis,
+            "more than the wait policy's bound of " + maxWaitTicks * unitMillis + " ms");
       }
     }
+    // wait, within its bound: waited out here, before reserving, so that a run held up by the
+    // lease meanwhile does not meet (and count) this step again
+    waits.increment();
+    awaitTick(t - lead, reread);
+    return (t - lead) << 1;
   }
 
   private void raiseHigh(long position) {

@@ -3,8 +3,11 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -177,5 +180,62 @@ class SnowflakeClockStepRegressionTest {
     assertThat(d.timestampMillis()).isEqualTo(timeOf(gen, last) - 3_600_000);
     assertThat(gen.clockStepCount()).isEqualTo(1);
     assertThat(clock.parks()).isZero();
+  }
+
+  // ---- a step back is the policy's also when the next run reaches the lease's deadline ----
+
+  private static NodeGrant grant(long validUntil) {
+    return new NodeGrant(
+        Map.of("datacenter", 1L, "worker", 1L), validUntil, Long.MIN_VALUE, 1, "hand");
+  }
+
+  /** Spends every unit before the lease's deadline; the clock follows to the last of them. */
+  private static void spendUpToTheDeadline(Snowflake gen, long deadline) {
+    long max = gen.layout().sequenceField().max();
+    DecodedId d;
+    do {
+      d = gen.layout().decode(gen.nextId());
+    } while (d.timestampMillis() < deadline - 1 || d.sequence() < max);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackWhenTheNextRunIsPastTheLeaseDeadlineWithFailPolicy_throwsAtOnce() {
+    long deadline = clock.wallInstant().toEpochMilli() + 3;
+    ManualLease lease = new ManualLease(grant(deadline));
+    Snowflake gen =
+        Snowflake.builder()
+            .lease(lease)
+            .timeSource(TimeSource.wallClock(clock))
+            .clockPolicy(ClockPolicy.FAIL)
+            .build();
+    spendUpToTheDeadline(gen, deadline);
+    long parks = clock.parks();
+    clock.stepBack(Duration.ofSeconds(10));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("policy is fail");
+    assertThat(clock.parks()).isEqualTo(parks);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackWhenTheNextRunIsPastTheLeaseDeadlineWithinMaxWait_countsTheStep() {
+    long deadline = clock.wallInstant().toEpochMilli() + 3;
+    ManualLease lease = new ManualLease(grant(deadline));
+    lease.onRenewalRequest(() -> lease.grant(grant(clock.wallInstant().toEpochMilli() + 1_000)));
+    Snowflake gen =
+        Snowflake.builder()
+            .lease(lease)
+            .timeSource(TimeSource.wallClock(clock))
+            .clockPolicy(ClockPolicy.WAIT)
+            .maxWait(Duration.ofMillis(100))
+            .build();
+    spendUpToTheDeadline(gen, deadline);
+    clock.stepBack(Duration.ofMillis(50));
+
+    long id = gen.nextId();
+
+    assertThat(gen.layout().decode(id).timestampMillis()).isEqualTo(deadline);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
   }
 }
