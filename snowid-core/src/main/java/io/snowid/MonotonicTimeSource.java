@@ -63,6 +63,12 @@ final class MonotonicTimeSource implements TimeSource {
     return now;
   }
 
+  /** As {@link #awaitMillis(long)}: this source never reads below a reading it gave. */
+  @Override
+  public long awaitMillis(long target, long seenMillis) {
+    return awaitMillis(target);
+  }
+
   @Override
   public String toString() {
     return "monotonic";

@@ -1,6 +1,7 @@
 package io.snowid;
 
 import io.snowid.node.LeaseLostException;
+import io.snowid.node.LeaseWindowExceededException;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
@@ -55,7 +56,25 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * (clockback, tick) the source has been seen at. It is raised only by reads of the source,
    * never by reservations, so "the source now reads below `high`" means exactly that the source
    * went back. That test runs on the slow path only, under a lock, with the source read after
-   * `high`, so a thread that was merely slow cannot be taken for a clock step.
+   * `high`, so a thread that was merely slow cannot be taken for a clock step. It compares with
+   * `high` only, never with the caller's own earlier read: that read may already be after the
+   * step, and a millisecond ticking between it and the check would make the step look like a
+   * spent sequence, parking the caller for the whole step whatever the policy.
+   *
+   * A wait for a tick is a wait on the source, which may step back while (or just before) the
+   * caller waits: the wait ends at the first reading below one already seen and goes back to the
+   * policy, so no caller parks for the length of a step. The policy is asked before the lease's
+   * deadline is: a step back is the policy's even when the next run is held up by the lease. So
+   * the wait policy waits a step out before reserving (else each round of waiting for a renewal
+   * would meet the step again), and a clockback caller that saw a step while waiting gives up
+   * its positions and starts over, where the step is counted.
+   *
+   * Under a lease nothing is issued past the grant's deadline. A run that reaches past a valid
+   * deadline (a burst under a lead, a batch, a start pushed past it by a high-water mark) waits
+   * for renewals one unit at a time. A deadline that passed while the lease may be healthy (the
+   * clock stepped forward by more than the lease time left, a renewal ran late) makes the caller
+   * ask the lease for a renewal at once and wait for it a bounded time, once per grant, rather
+   * than fail until the next scheduled renewal.
    *
    * The tick inside the position has one spare bit above the largest tick, so a carry out of the
    * last tick shows as "tick > maxTick" instead of wrapping into the clockback bits.
@@ -87,7 +106,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private final long epochMillis;
   private final long unitMillis;
   private final long lead;
-  private final long maxLeadMillis;
   private final long maxWaitTicks;
   private final long maxTick;
   private final int seqBits;
@@ -121,6 +139,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /** The node values in force and the last tick they may be used for; replaced, never mutated. */
   private volatile Binding bound;
 
+  /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
+  private volatile Binding renewalMissed;
+
   private static final class Binding {
     final NodeGrant grant;
     final long nodeBits;
@@ -145,7 +166,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     this.epochMillis = layout.epochMillis();
     this.unitMillis = layout.unitMillis();
     this.lead = b.leadTicks;
-    this.maxLeadMillis = b.maxLead.toMillis();
     this.maxWaitTicks = b.maxWait.toMillis() / unitMillis;
     this.maxTick = layout.maxTime();
     Layout.Field seq = layout.sequenceField();
@@ -259,6 +279,14 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Under a node lease, a batch waits for renewals while it reaches past the lease's deadline.
+   *
+   * @throws LeaseWindowExceededException if the batch spans more time units than a renewal of the
+   *     lease covers, so that it could never be issued
+   */
   @Override
   public void nextIds(long[] into) {
     if (into.length > 0) {
@@ -286,33 +314,44 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       long last = first + n - 1;
       long lastTick = (last - cbPart) >>> seqBits;
+      if (t > now + lead) {
+        // Ahead of the source: a spent sequence (wait), or the source stepped back (policy). Asked
+        // before the lease, so that a step back is the policy's also at the lease's deadline.
+        long decision = onAhead(s, t);
+        now = decision >> 1; // the latest reading this call has seen
+        if ((decision & 1) != 0) { // clockback: the run starts over at the earlier time
+          cbPart += 1L << cbShift;
+          first = cbPart | (now << seqBits) | firstSequence(s);
+          last = first + n - 1;
+          t = now;
+          lastTick = (last - cbPart) >>> seqBits;
+          fresh = true;
+        }
+      }
       if (lastTick > b.limitTick) {
         if (lastTick > maxTick) {
           throw expired(now);
         }
         if (now > b.limitTick) {
-          throw fenced(b, now);
+          if (!awaitRenewal(b)) {
+            throw fenced(b, now);
+          }
+          continue; // a grant came
         }
-        if (waitedOn != null && waitedOn != b) {
-          // a renewal came and the run still reaches past the lease's deadline: it never fits
-          throw new InvalidSettingException(
-              n > 1 ? "batch" : "maxLead",
-              n > 1 ? n + " IDs" : maxLeadMillis + " ms",
-              "what fits before the lease deadline, about the lease time ahead");
+        if (waitedOn != null && waitedOn != b && lastTick - t > b.limitTick - now) {
+          // a renewal came and the run is longer than what it covers ahead: it never fits
+          throw new LeaseWindowExceededException(
+              b.grant.values(),
+              n,
+              (lastTick - t + 1) * unitMillis,
+              (b.limitTick - now + 1) * unitMillis);
         }
-        waitedOn = b; // the lease is valid; the run reaches past its deadline: await renewal
-        time.awaitMillis(epochMillis + (now + 1) * unitMillis);
+        // The lease is valid and the run reaches past its deadline (a burst, a batch, or a start
+        // pushed past it by a high-water mark): wait for renewals, one unit at a time, for as
+        // long as they come; the lease's deadline bounds the wait when they stop.
+        waitedOn = b;
+        time.awaitMillis(epochMillis + (now + 1) * unitMillis, epochMillis + now * unitMillis);
         continue;
-      }
-      if (t > now + lead) {
-        // Ahead of the source: a spent sequence (wait), or the source stepped back (policy).
-        Long stepped = onAhead(s, t, now);
-        if (stepped != null) { // clockback: the run starts over at the earlier time
-          first = stepped;
-          last = stepped + n - 1;
-          lastTick = (last - (stepped & cbStateMask)) >>> seqBits;
-          fresh = true;
-        }
       }
       if (!STATE.compareAndSet(this, s, last) || bound != b) {
         continue;
@@ -322,7 +361,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (lastTick > now + lead) {
         waits.increment();
-        awaitTick(lastTick - lead);
+        if (!awaitTick(lastTick - lead, now)) {
+          continue; // clockback: the run is given up; the next round counts the step
+        }
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {
@@ -333,18 +374,47 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     }
   }
 
-  /** Parks until the source reaches the tick; a step back meanwhile goes to the policy again. */
-  private void awaitTick(long tick) {
+  /**
+   * Parks until the source reaches the tick and returns true. A reading below {@code seenTick} (the
+   * latest this call read) is a step back, before or while waiting, and goes to the policy again
+   * instead of parking for the step: {@code wait} waits on within its bound, {@code fail} throws,
+   * {@code clockback} returns false: the caller gives up the positions it reserved and starts over,
+   * where the step is counted (or found counted by another thread) as any other.
+   */
+  private boolean awaitTick(long tick, long seenTick) {
     long target = epochMillis + tick * unitMillis;
-    for (long reached; (reached = time.awaitMillis(target)) < target; ) {
+    long seen = epochMillis + seenTick * unitMillis;
+    for (long reached; (reached = time.awaitMillis(target, seen)) < target; seen = reached) {
+      if (policy == ClockPolicy.CLOCKBACK) {
+        return false;
+      }
       clockSteps.increment();
-      if (policy != ClockPolicy.WAIT || target - reached > maxWaitTicks * unitMillis) {
+      if (policy == ClockPolicy.FAIL || target - reached > maxWaitTicks * unitMillis) {
         throw new ClockMovedBackwardsException(
             target,
             reached,
             "the time source stepped back while this call waited; policy " + policy);
       }
     }
+    return true;
+  }
+
+  /**
+   * The deadline of {@code b} passed while its lease may be healthy (the clock stepped forward, a
+   * renewal ran late): asks the lease for a renewal at once and waits, as long as the lease says,
+   * for a new grant. Returns whether one was bound. Once per binding: later calls under a binding
+   * whose renewal did not come fail at once, and the lease's own renewals take over.
+   */
+  private boolean awaitRenewal(Binding b) {
+    if (lease == null || b.fencedReason != null || renewalMissed == b) {
+      return false;
+    }
+    lease.requestRenewal();
+    if (bound != b) {
+      return true;
+    }
+    renewalMissed = b;
+    return false;
   }
 
   private LeaseLostException fenced(Binding b, long nowTicks) {
@@ -364,44 +434,51 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   /**
-   * Decides what to do when the next tick is ahead of the source by more than the lead: returns
-   * null to reserve and wait, a new position to issue after a clockback step, or throws.
+   * Decides what to do when the next tick {@code t} after position {@code s} is ahead of the source
+   * by more than the lead, from a reading of the source taken after {@code high}: a spent sequence
+   * (reserve, then wait), a step back the policy waits out (wait here, then reserve), a step back
+   * the policy counts (a clockback step to that reading), or throws. Returns the latest reading
+   * seen times two, plus one for a clockback step; the clockback value is then one more than in
+   * {@code s}.
    */
-  private Long onAhead(long s, long t, long now) {
+  private long onAhead(long s, long t) {
+    long reread;
     synchronized (slowPath) {
       long h = high;
       long cb = (s >>> cbShift) & cbMax;
-      long reread = ticks(); // after reading `high`: a slow thread is not a clock step
-      if (h < 0 || (h >>> tickBits) != cb || reread >= (h & tickMask) || reread > now) {
-        return null; // the source did not go back: the sequence is spent, wait for it
+      reread = ticks(); // after reading `high`: a slow thread is not a clock step
+      if (h < 0 || (h >>> tickBits) != cb || reread >= (h & tickMask)) {
+        return reread << 1; // the source did not go back: the sequence is spent, wait for it
       }
       clockSteps.increment();
       long lastMillis = epochMillis + ((s >>> seqBits) & tickMask) * unitMillis;
       long nowMillis = epochMillis + reread * unitMillis;
-      switch (policy) {
-        case FAIL:
-          throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
-        case WAIT:
-          if (t - lead - reread > maxWaitTicks) {
-            throw new ClockMovedBackwardsException(
-                lastMillis,
-                nowMillis,
-                "more than the wait policy's bound of " + maxWaitTicks * unitMillis + " ms");
-          }
-          return null;
-        case CLOCKBACK:
-        default:
-          if (cb >= cbMax || reread < 0) {
-            throw new ClockMovedBackwardsException(
-                lastMillis,
-                nowMillis,
-                "the clockback field counted its maximum of " + cbMax + " steps");
-          }
-          // recorded before the step can be taken, so lastReservedMillis never misses the peak
-          steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
-          return ((cb + 1) << cbShift) | (reread << seqBits) | firstSequence(s);
+      if (policy == ClockPolicy.FAIL) {
+        throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
+      }
+      if (policy == ClockPolicy.CLOCKBACK) {
+        if (cb >= cbMax || reread < 0) {
+          throw new ClockMovedBackwardsException(
+              lastMillis,
+              nowMillis,
+              "the clockback field counted its maximum of " + cbMax + " steps");
+        }
+        // recorded before the step can be taken, so lastReservedMillis never misses the peak
+        steppedFromTick = Math.max(steppedFromTick, (s >>> seqBits) & tickMask);
+        return (reread << 1) | 1;
+      }
+      if (t - lead - reread > maxWaitTicks) {
+        throw new ClockMovedBackwardsException(
+            lastMillis,
+            nowMillis,
+            "more than the wait policy's bound of " + maxWaitTicks * unitMillis + " ms");
       }
     }
+    // wait, within its bound: waited out here, before reserving, so that a run held up by the
+    // lease meanwhile does not meet (and count) this step again
+    waits.increment();
+    awaitTick(t - lead, reread);
+    return (t - lead) << 1;
   }
 
   private void raiseHigh(long position) {

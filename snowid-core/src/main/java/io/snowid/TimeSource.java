@@ -22,6 +22,21 @@ public interface TimeSource {
    */
   long awaitMillis(long target);
 
+  /**
+   * As {@link #awaitMillis(long)}, and also returns early, with the lower reading, as soon as the
+   * source reads below {@code seenMillis}, a reading the caller already saw: so a step back that
+   * came before the wait began does not park the caller for its length either. Returns a reading of
+   * at least {@code target}, or one below the last reading seen (the source stepped back).
+   *
+   * <p>The default reads the source once and then waits as {@link #awaitMillis(long)}: a source
+   * that can step back should override it, so that no step between that read and its own first read
+   * is missed.
+   */
+  default long awaitMillis(long target, long seenMillis) {
+    long now = millis();
+    return now >= target || now < seenMillis ? now : awaitMillis(target);
+  }
+
   /** Wall clock at the first read, then {@link System#nanoTime()} elapsed; never goes back. */
   static TimeSource monotonic() {
     return new MonotonicTimeSource(Ticker.system());

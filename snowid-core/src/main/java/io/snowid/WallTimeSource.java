@@ -15,17 +15,20 @@ final class WallTimeSource implements TimeSource {
 
   @Override
   public long awaitMillis(long target) {
+    return awaitMillis(target, Long.MIN_VALUE);
+  }
+
+  @Override
+  public long awaitMillis(long target, long seenMillis) {
     boolean interrupted = false;
-    long now = millis();
-    long previous = now;
-    while (now < target) {
+    long seen = seenMillis;
+    long now;
+    // Every reading is one seen: a later reading below it is a step back, and returns to the
+    // caller at once instead of parking for the length of the step.
+    while ((now = millis()) < target && now >= seen) {
+      seen = now;
       ticker.parkNanos((target - now) * 1_000_000L);
       interrupted |= Thread.interrupted();
-      now = millis();
-      if (now < previous) {
-        break; // stepped back while parked: the caller decides, instead of parking for the step
-      }
-      previous = now;
     }
     if (interrupted) {
       Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.node.LeaseLostException;
+import io.snowid.node.LeaseWindowExceededException;
 import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;
@@ -110,7 +111,13 @@ class SnowflakeReviewRegressionTest {
     clock.beforeNextPark(() -> lease.grant(grant(time.millis() + 10))); // renewed, same window
 
     assertThatThrownBy(() -> gen.nextIds(new long[4096 * 50]))
-        .isInstanceOf(InvalidSettingException.class)
+        .isInstanceOfSatisfying(
+            LeaseWindowExceededException.class,
+            e -> {
+              assertThat(e.count()).isEqualTo(4096 * 50);
+              assertThat(e.spanMillis()).isGreaterThanOrEqualTo(50);
+              assertThat(e.windowMillis()).isLessThanOrEqualTo(11);
+            })
         .hasMessageContaining("batch");
   }
 

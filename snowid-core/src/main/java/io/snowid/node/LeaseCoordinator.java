@@ -43,6 +43,16 @@ public interface LeaseCoordinator extends AutoCloseable {
   /** Ends a lease, recording the high-water mark; does nothing if it is not held. Idempotent. */
   void release(Lease lease, long issuedUpToMillis);
 
+  /**
+   * Whether {@link Lease#coordinatorNowMillis()} is a clock of the coordinator's own, which the
+   * holder checks against its clock for skew. False for a coordinator that reports the holder's own
+   * clock ({@code localNowMillis}): no skew check, since a step of the holder's clock during a call
+   * would only show as skew between two readings of the same clock. Default true.
+   */
+  default boolean hasOwnClock() {
+    return true;
+  }
+
   /** For logs: e.g. {@code file:/var/lib/snowid}. Never includes a password. */
   String describe();
 

@@ -10,10 +10,14 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -30,7 +34,14 @@ final class LeaseHolder implements NodeLease {
    * starts after every ID this one could have issued, because it starts after the high-water mark,
    * whatever the clocks of the two hosts say. A renewal that fails leaves the old deadline in
    * force; the generator stops at it by itself and resumes when a renewal or an acquisition
-   * succeeds.
+   * succeeds. A renewal never moves the deadline back, though after a step back of this clock it
+   * computes an earlier one: the deadline in force was recorded in the high-water mark when it was
+   * confirmed, so (2) holds for it whatever this clock does since.
+   *
+   * Scheduling. One chain of tasks runs on the scheduler: each renewal (or acquisition retry)
+   * schedules the next, replacing any still pending, so a renewal run on a generator's request
+   * (its deadline passed while the lease may be healthy: a forward step of the clock, a late
+   * renewal) takes the place of the scheduled one instead of starting a second chain.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
 
@@ -52,8 +63,13 @@ final class LeaseHolder implements NodeLease {
 
   private volatile Lease lease;
   private volatile NodeGrant grant;
+  private volatile long published; // grants handed to the generator; written under publishLock
   private volatile String detail = "held";
   private volatile boolean closed;
+  private volatile boolean lost; // fenced or not acquired again: a renewal now would not help
+  private final Object scheduleLock = new Object();
+  private Future<?> next; // guarded by scheduleLock: the next renewal or acquisition retry
+  private Future<?> onDemand; // guarded by scheduleLock: the renewal a generator asked for
   private final Object publishLock = new Object();
   private boolean attached;
   private volatile Consumer<NodeGrant> listener = g -> {};
@@ -155,6 +171,7 @@ final class LeaseHolder implements NodeLease {
             ++acquisitions,
             coordinator.describe() + " node id " + l.nodeId());
     this.detail = "held";
+    this.lost = false;
     LOG.log(
         Level.INFO,
         "node {0} leased from {1} (namespace {2}, id {3} of {4}, instance {5})",
@@ -171,7 +188,11 @@ final class LeaseHolder implements NodeLease {
     return Math.min(sent + granted - margin.toMillis(), mayIssue);
   }
 
+  /** Why the coordinator's clock is too far from this one; null if it is not, or it has none. */
   private String skewProblem(Lease l, long sent, long received) {
+    if (!coordinator.hasOwnClock()) {
+      return null; // it reported this clock: a difference is this clock stepping mid-call
+    }
     long mid = sent + (received - sent) / 2;
     long allowed = options.skew().toMillis() + (received - sent) / 2;
     long diff = l.coordinatorNowMillis() - mid;
@@ -210,8 +231,66 @@ final class LeaseHolder implements NodeLease {
   }
 
   private void schedule(long delayMillis) {
-    if (!closed) {
-      Future<?> unused = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
+    schedule(this::renew, delayMillis);
+  }
+
+  /** Schedules the next task of the chain, replacing the pending one (see Scheduling). */
+  private void schedule(Runnable task, long delayMillis) {
+    synchronized (scheduleLock) {
+      if (closed) {
+        return;
+      }
+      if (next != null) {
+        next.cancel(false); // a pending one is replaced; the task calling this runs on regardless
+      }
+      try {
+        next = scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        // closed meanwhile
+      }
+    }
+  }
+
+  @Override
+  public boolean requestRenewal() {
+    long before = published;
+    Future<?> renewal;
+    synchronized (scheduleLock) {
+      if (closed || lost) {
+        return false;
+      }
+      if (onDemand == null || onDemand.isDone()) {
+        try {
+          onDemand = scheduler.submit(this::renew);
+        } catch (RejectedExecutionException e) {
+          return false; // closed meanwhile
+        }
+      }
+      renewal = onDemand;
+    }
+    awaitEnd(renewal, retryEvery());
+    return published != before;
+  }
+
+  /** Parks until the task ended or the time passed; an interrupt is kept, not obeyed. */
+  private static void awaitEnd(Future<?> task, long maxMillis) {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
+    boolean interrupted = false;
+    try {
+      for (; ; ) {
+        try {
+          task.get(end - System.nanoTime(), TimeUnit.NANOSECONDS);
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException | CancellationException | TimeoutException e) {
+          return; // the renewal counted and logged its own failure
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -233,9 +312,10 @@ final class LeaseHolder implements NodeLease {
         return;
       }
       lease = l;
-      publish(grant.renewed(deadline(l, sent, mayIssue)));
+      publish(grant.renewed(Math.max(deadline(l, sent, mayIssue), grant.validUntilMillis())));
       renewals.incrementAndGet();
       detail = "held";
+      lost = false;
       schedule(renewEvery());
     } catch (LeaseTakenException e) {
       failures.incrementAndGet();
@@ -261,8 +341,7 @@ final class LeaseHolder implements NodeLease {
     } catch (RuntimeException e) {
       detail = "lease lost and not acquired again: " + e.getMessage();
       LOG.log(Level.WARNING, "snowid " + detail);
-      Future<?> unused =
-          scheduler.schedule(this::retryAcquire, retryEvery(), TimeUnit.MILLISECONDS);
+      schedule(this::retryAcquire, retryEvery());
     }
   }
 
@@ -278,6 +357,7 @@ final class LeaseHolder implements NodeLease {
 
   private void fence(long at, String why) {
     detail = why;
+    lost = true;
     NodeGrant g = grant;
     if (g.validUntilMillis() > at) {
       publish(g.renewed(at));
@@ -290,6 +370,7 @@ final class LeaseHolder implements NodeLease {
     synchronized (publishLock) {
       if (!closed) {
         grant = g;
+        published++;
         listener.accept(g);
       }
     }
@@ -325,7 +406,11 @@ final class LeaseHolder implements NodeLease {
       grant = grant.renewed(Long.MIN_VALUE + 1);
       listener.accept(grant);
     }
-    scheduler.shutdownNow();
+    for (Runnable never : scheduler.shutdownNow()) {
+      if (never instanceof Future<?> f) {
+        f.cancel(false); // a generator waiting for a requested renewal stops waiting
+      }
+    }
     try {
       coordinator.release(lease, lastIssued.getAsLong());
     } catch (RuntimeException e) {

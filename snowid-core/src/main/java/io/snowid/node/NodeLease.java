@@ -17,6 +17,22 @@ public interface NodeLease extends AutoCloseable {
    */
   void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis);
 
+  /**
+   * Asks for a renewal at once, out of schedule, and waits for it by parking, a bounded time: about
+   * one round trip to the coordinator, at most the lease's retry interval. A generator calls this
+   * when it finds the deadline of the current grant passed (its clock stepped forward, a renewal
+   * ran late) instead of failing at once; any new grant reaches it through {@code onGrant} before
+   * this returns. Concurrent calls share one renewal. An interrupt does not cut the wait short; the
+   * interrupt flag is set again before returning.
+   *
+   * @return true if a grant was published meanwhile; false if none came in time, and at once if the
+   *     lease is closed or known lost (taken by another holder, fenced for clock skew). The default
+   *     returns false at once: the lease renews on its own schedule only.
+   */
+  default boolean requestRenewal() {
+    return false;
+  }
+
   /** The lease's state, for health checks and metrics. */
   NodeStatus status();
 

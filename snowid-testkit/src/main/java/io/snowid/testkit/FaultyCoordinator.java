@@ -79,6 +79,14 @@ public final class FaultyCoordinator implements LeaseCoordinator {
     return shifted(delegate.renew(lease, ttl, localNowMillis, mayIssueUntilMillis));
   }
 
+  /**
+   * The delegate's answer, or true while a skew is injected: a shifted clock is not the holder's.
+   */
+  @Override
+  public boolean hasOwnClock() {
+    return delegate.hasOwnClock() || skewMillis.get() != 0;
+  }
+
   @Override
   public void release(Lease lease, long issuedUpToMillis) {
     delegate.release(lease, issuedUpToMillis);

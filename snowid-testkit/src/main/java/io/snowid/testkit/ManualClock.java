@@ -3,6 +3,8 @@ package io.snowid.testkit;
 import io.snowid.Ticker;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,7 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A {@link Ticker} that moves only when told: {@link #advance} moves both clocks, {@link #stepBack}
  * and {@link #set} move only the wall clock (an NTP step), {@link #autoAdvance} lets every read
  * move time on, and a park (a generator waiting for its next time unit) passes its time at once
- * instead of sleeping. Thread-safe.
+ * instead of sleeping. {@link #beforeRead} steps the clock at one chosen read inside a call, and
+ * {@link #beforeNextPark} while a caller waits. Thread-safe.
  */
 public final class ManualClock implements Ticker {
   private final AtomicLong wallNanos;
@@ -18,6 +21,8 @@ public final class ManualClock implements Ticker {
   private final AtomicLong perRead = new AtomicLong();
   private final AtomicLong parks = new AtomicLong();
   private final AtomicLong parkedNanos = new AtomicLong();
+  private final AtomicLong wallReads = new AtomicLong();
+  private final Map<Long, Runnable> readHooks = new ConcurrentHashMap<>();
   private final AtomicReference<Runnable> nextParkHook = new AtomicReference<>();
   private volatile Runnable everyParkHook = () -> {};
 
@@ -37,6 +42,13 @@ public final class ManualClock implements Ticker {
 
   @Override
   public long wallMillis() {
+    long read = wallReads.incrementAndGet();
+    if (!readHooks.isEmpty()) {
+      Runnable hook = readHooks.remove(read);
+      if (hook != null) {
+        hook.run();
+      }
+    }
     return Math.floorDiv(wallNanos.addAndGet(tick()), 1_000_000L);
   }
 
@@ -79,6 +91,36 @@ public final class ManualClock implements Ticker {
   public ManualClock beforeNextPark(Runnable hook) {
     nextParkHook.set(hook);
     return this;
+  }
+
+  /**
+   * Runs {@code action} once, on the reading thread, just before the {@code n}-th next read of the
+   * wall clock ({@link #wallMillis()}) takes its value; {@code n = 1} is the very next read. So a
+   * test can step the clock between two reads inside one call, e.g. between the read a generator
+   * decides on and the read it checks that decision with. The count is of reads from now on, by
+   * every thread; the monotonic clock's reads ({@link #nanoTime()}) do not count. Actions for
+   * different reads may be pending at once; a second action for the same read runs after the first.
+   *
+   * @throws IllegalArgumentException if {@code n < 1}
+   */
+  public ManualClock beforeRead(int n, Runnable action) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1: " + n);
+    }
+    readHooks.merge(
+        wallReads.get() + n,
+        action,
+        (first, second) ->
+            () -> {
+              first.run();
+              second.run();
+            });
+    return this;
+  }
+
+  /** How many times the wall clock was read so far, by every thread. */
+  public long wallReads() {
+    return wallReads.get();
   }
 
   /** Runs {@code hook} on every park, e.g. to hold callers until a latch opens. */

@@ -42,4 +42,25 @@ class ManualClockTest {
     assertThat(clock.parked()).isEqualTo(Duration.ofMillis(2));
     assertThat(clock.wallInstant()).isEqualTo(Instant.parse("2025-01-01T00:00:00.002Z"));
   }
+
+  @Test
+  void beforeRead_runsTheActionJustBeforeTheChosenReadOnly() {
+    long start = clock.wallMillis();
+    clock.beforeRead(2, () -> clock.stepBack(Duration.ofSeconds(5)));
+    clock.beforeRead(3, () -> clock.advance(Duration.ofMillis(1)));
+
+    assertThat(clock.wallMillis()).isEqualTo(start);
+    assertThat(clock.wallMillis()).isEqualTo(start - 5_000);
+    assertThat(clock.wallMillis()).isEqualTo(start - 4_999);
+    assertThat(clock.wallMillis()).isEqualTo(start - 4_999);
+  }
+
+  @Test
+  void beforeRead_twoActionsForOneRead_runInOrder() {
+    long start = clock.wallMillis();
+    clock.beforeRead(1, () -> clock.set(Instant.ofEpochMilli(start + 100)));
+    clock.beforeRead(1, () -> clock.advance(Duration.ofMillis(1)));
+
+    assertThat(clock.wallMillis()).isEqualTo(start + 101);
+  }
 }

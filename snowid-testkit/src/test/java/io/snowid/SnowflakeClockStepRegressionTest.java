@@ -1,0 +1,241 @@
+package io.snowid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.node.NodeGrant;
+import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Regression tests for wall-clock steps that land between two reads inside one call, found by the
+ * adversarial run: each policy must keep its promise however the step and the reads interleave.
+ *
+ * <p>Reads of the wall clock in a call that finds its unit spent: 1 in {@code nextId}, 2 in the
+ * slow path, 3 when it checks for a step back, 4 the first read of the wait for the next unit.
+ */
+class SnowflakeClockStepRegressionTest {
+  private static final String CLOCKBACK_LAYOUT =
+      "time=41,worker=8,clockback=2,sequence=12,epoch=2020-01-01T00:00:00Z";
+
+  private final ManualClock clock = ManualClock.create();
+
+  private Snowflake.Builder onWallClock(ClockPolicy policy) {
+    return Snowflake.builder()
+        .node("datacenter", 1)
+        .node("worker", 1)
+        .timeSource(TimeSource.wallClock(clock))
+        .clockPolicy(policy);
+  }
+
+  private Snowflake clockbackGenerator() {
+    return Snowflake.builder()
+        .layout(CLOCKBACK_LAYOUT)
+        .node("worker", 9)
+        .timeSource(TimeSource.wallClock(clock))
+        .clockPolicy(ClockPolicy.CLOCKBACK)
+        .build();
+  }
+
+  /** Issues until the current unit's sequence is spent (frozen clock); returns the last ID. */
+  private static long spendTheUnit(Snowflake gen) {
+    long max = gen.layout().sequenceField().max();
+    long id;
+    do {
+      id = gen.nextId();
+    } while (gen.layout().decode(id).sequence() < max);
+    return id;
+  }
+
+  private static long timeOf(Snowflake gen, long id) {
+    return gen.layout().decode(id).timestampMillis();
+  }
+
+  /** The step lands at the slow path's read; the millisecond ticks before the step check. */
+  private void stepBackThenTickBeforeTheCheck(Duration step) {
+    clock.beforeRead(2, () -> clock.stepBack(step));
+    clock.beforeRead(3, () -> clock.advance(Duration.ofMillis(1)));
+  }
+
+  /** The step lands after the step check, at the first read of the wait for the next unit. */
+  private void stepBackBeforeTheWait(Duration step) {
+    clock.beforeRead(4, () -> clock.stepBack(step));
+  }
+
+  // ---- finding 1: a step is a step whether or not the millisecond ticked in between ----
+
+  @Test
+  void nextId_wallClockStepsBackAndTicksBetweenReadsWithFailPolicy_throwsAtOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    long last = spendTheUnit(gen);
+    stepBackThenTickBeforeTheCheck(Duration.ofSeconds(5));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            ClockMovedBackwardsException.class,
+            e -> {
+              assertThat(e.lastMillis()).isEqualTo(timeOf(gen, last));
+              assertThat(e.lastMillis() - e.nowMillis()).isEqualTo(4_999);
+            })
+        .hasMessageContaining("policy is fail");
+    assertThat(clock.parks()).isZero();
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackAndTicksBetweenReadsBeyondMaxWait_throwsAtOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    stepBackThenTickBeforeTheCheck(Duration.ofSeconds(5));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parks()).isZero();
+  }
+
+  @Test
+  void nextId_wallClockStepsBackAndTicksBetweenReadsWithinMaxWait_waitsAndCountsTheStep() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofMillis(100)).build();
+    long last = spendTheUnit(gen);
+    stepBackThenTickBeforeTheCheck(Duration.ofMillis(50));
+
+    long id = gen.nextId();
+
+    assertThat(id).isGreaterThan(last);
+    assertThat(timeOf(gen, id)).isLessThanOrEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void nextId_wallClockStepsBackAndTicksBetweenReadsWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long last = spendTheUnit(gen);
+    stepBackThenTickBeforeTheCheck(Duration.ofSeconds(5));
+
+    long id = gen.nextId();
+
+    DecodedId d = gen.layout().decode(id);
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(timeOf(gen, last) - 4_999);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parks()).isZero();
+  }
+
+  @Test
+  void nextId_wallClockStepsBackJustBeforeTheWaitWithFailPolicy_throwsAtOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    spendTheUnit(gen);
+    stepBackBeforeTheWait(Duration.ofHours(1));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("stepped back");
+    assertThat(clock.parks()).isZero();
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackJustBeforeTheWaitBeyondMaxWait_throwsAtOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    stepBackBeforeTheWait(Duration.ofHours(1));
+
+    assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+    assertThat(clock.parks()).isZero();
+  }
+
+  // ---- finding 2: a clockback call already waiting when the clock steps back counts the step ----
+
+  @Test
+  void nextId_wallClockStepsBackWhileParkedWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long last = spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofSeconds(10)));
+
+    long id = gen.nextId();
+
+    DecodedId d = gen.layout().decode(id);
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(d.timestampMillis()).isLessThan(timeOf(gen, last));
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parked()).isLessThan(Duration.ofMillis(5));
+  }
+
+  @Test
+  void nextId_wallClockStepsBackJustBeforeTheWaitWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long last = spendTheUnit(gen);
+    stepBackBeforeTheWait(Duration.ofHours(1));
+
+    long id = gen.nextId();
+
+    DecodedId d = gen.layout().decode(id);
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(timeOf(gen, last) - 3_600_000);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parks()).isZero();
+  }
+
+  // ---- a step back is the policy's also when the next run reaches the lease's deadline ----
+
+  private static NodeGrant grant(long validUntil) {
+    return new NodeGrant(
+        Map.of("datacenter", 1L, "worker", 1L), validUntil, Long.MIN_VALUE, 1, "hand");
+  }
+
+  /** Spends every unit before the lease's deadline; the clock follows to the last of them. */
+  private static void spendUpToTheDeadline(Snowflake gen, long deadline) {
+    long max = gen.layout().sequenceField().max();
+    DecodedId d;
+    do {
+      d = gen.layout().decode(gen.nextId());
+    } while (d.timestampMillis() < deadline - 1 || d.sequence() < max);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackWhenTheNextRunIsPastTheLeaseDeadlineWithFailPolicy_throwsAtOnce() {
+    long deadline = clock.wallInstant().toEpochMilli() + 3;
+    ManualLease lease = new ManualLease(grant(deadline));
+    Snowflake gen =
+        Snowflake.builder()
+            .lease(lease)
+            .timeSource(TimeSource.wallClock(clock))
+            .clockPolicy(ClockPolicy.FAIL)
+            .build();
+    spendUpToTheDeadline(gen, deadline);
+    long parks = clock.parks();
+    clock.stepBack(Duration.ofSeconds(10));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("policy is fail");
+    assertThat(clock.parks()).isEqualTo(parks);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackWhenTheNextRunIsPastTheLeaseDeadlineWithinMaxWait_countsTheStep() {
+    long deadline = clock.wallInstant().toEpochMilli() + 3;
+    ManualLease lease = new ManualLease(grant(deadline));
+    lease.onRenewalRequest(() -> lease.grant(grant(clock.wallInstant().toEpochMilli() + 1_000)));
+    Snowflake gen =
+        Snowflake.builder()
+            .lease(lease)
+            .timeSource(TimeSource.wallClock(clock))
+            .clockPolicy(ClockPolicy.WAIT)
+            .maxWait(Duration.ofMillis(100))
+            .build();
+    spendUpToTheDeadline(gen, deadline);
+    clock.stepBack(Duration.ofMillis(50));
+
+    long id = gen.nextId();
+
+    assertThat(gen.layout().decode(id).timestampMillis()).isEqualTo(deadline);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,103 @@
+package io.snowid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.node.LeaseLostException;
+import io.snowid.node.NodeGrant;
+import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Regression tests for the generator's lease findings of the adversarial run. */
+class SnowflakeLeaseRegressionTest {
+  private final ManualClock clock = ManualClock.create();
+  private final TimeSource time = TimeSource.monotonic(clock);
+  private final long start = time.millis();
+
+  private static NodeGrant grant(long validUntil, long startAfter) {
+    return new NodeGrant(Map.of("datacenter", 1L, "worker", 1L), validUntil, startAfter, 1, "hand");
+  }
+
+  private long timeOf(Snowflake gen, long id) {
+    return gen.layout().decode(id).timestampMillis();
+  }
+
+  // Finding 3: a start pushed past the lease's deadline by a high-water mark (a restart with the
+  // clock behind it) threw "InvalidSettingException: maxLead = 0 ms" at the first renewal.
+  @Test
+  void nextId_highWaterMarkBeyondTheLeaseDeadline_waitsForRenewals() {
+    long highWater = start + 8_000;
+    ManualLease lease = new ManualLease(grant(start + 4_000, highWater));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+    // a healthy lease: renewed while the caller waits, 4 s ahead of the clock each time
+    clock.beforeEveryPark(() -> lease.grant(grant(time.millis() + 4_000, highWater)));
+
+    long id = gen.nextId();
+
+    assertThat(timeOf(gen, id)).isEqualTo(highWater + 1);
+    assertThat(timeOf(gen, id)).isLessThanOrEqualTo(time.millis());
+  }
+
+  // Finding 3: with a lead longer than the lease's window, a burst that ran into the deadline threw
+  // "InvalidSettingException: maxLead" at the first renewal instead of waiting for the next.
+  @Test
+  void nextId_leadLongerThanTheLeaseWindow_waitsForRenewals() {
+    ManualLease lease = new ManualLease(grant(start + 5, Long.MIN_VALUE));
+    Snowflake gen =
+        Snowflake.builder().lease(lease).timeSource(time).maxLead(Duration.ofMillis(20)).build();
+    clock.beforeEveryPark(() -> lease.grant(grant(time.millis() + 5, Long.MIN_VALUE)));
+
+    long last = 0;
+    for (int i = 0; i < 4096 * 30; i++) {
+      long id = gen.nextId();
+      assertThat(id).isGreaterThan(last);
+      last = id;
+    }
+
+    assertThat(timeOf(gen, last)).isLessThan(time.millis() + 5);
+  }
+
+  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
+  // lease until its next scheduled renewal ("was not renewed in time").
+  @Test
+  void nextId_wallClockStepsForwardPastTheDeadline_asksForARenewalAndIssues() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    long deadline = wall.millis() + 3_000;
+    ManualLease lease = new ManualLease(grant(deadline, Long.MIN_VALUE));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(wall).build();
+    long before = gen.nextId();
+    AtomicLong issuedWhenAsked = new AtomicLong();
+    lease.onRenewalRequest(
+        () -> {
+          issuedWhenAsked.set(lease.lastIssuedMillis());
+          lease.grant(grant(wall.millis() + 3_000, Long.MIN_VALUE));
+        });
+    clock.set(clock.wallInstant().plusSeconds(10));
+
+    long id = gen.nextId();
+
+    assertThat(id).isGreaterThan(before);
+    assertThat(timeOf(gen, id)).isEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(lease.renewalRequests()).isEqualTo(1);
+    assertThat(issuedWhenAsked.get()).isLessThan(deadline);
+  }
+
+  @Test
+  void nextId_deadlinePassedAndNoRenewalComes_throwsLeaseLostAfterAskingOnce() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    ManualLease lease = new ManualLease(grant(wall.millis() + 3_000, Long.MIN_VALUE));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(wall).build();
+    gen.nextId();
+    clock.set(clock.wallInstant().plusSeconds(10));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("not renewed in time");
+    assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+    assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
+  }
+}

@@ -1,0 +1,111 @@
+package io.snowid.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.TimeSource;
+import io.snowid.testkit.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Regression tests for the lease holder's findings of the adversarial run. */
+class LeaseHolderRegressionTest {
+  private final ManualClock clock = ManualClock.create();
+  private final TimeSource time = TimeSource.wallClock(clock);
+
+  private NodeLease lease(LeaseCoordinator coordinator, String options) {
+    return LeaseCoordinators.lease(
+        coordinator,
+        LeaseOptions.parse("memory?namespace=regression&" + options, Duration.ofSeconds(10)),
+        Layout.twitter(),
+        Map.of("datacenter", 1L),
+        time);
+  }
+
+  private static void awaitRenewals(NodeLease lease, long atLeast) {
+    await().until(() -> lease.status().renewals() >= atLeast);
+  }
+
+  // Finding 3: a renewal after a step back of the wall clock moved the deadline back, below the
+  // one already confirmed, and the generator then stopped short of IDs it had already reserved.
+  @Test
+  void renew_afterTheWallClockSteppedBack_neverMovesTheDeadlineBack() {
+    try (NodeLease lease = lease(new MemoryCoordinator(), "ttl=10s&renew=20ms")) {
+      Instant before = lease.status().validUntil();
+      clock.stepBack(Duration.ofSeconds(5));
+      long renewals = lease.status().renewals();
+
+      awaitRenewals(lease, renewals + 2); // at least one sent wholly after the step
+
+      assertThat(lease.status().validUntil()).isAfterOrEqualTo(before);
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
+  // lease for about a third of its ttl, until the next scheduled renewal.
+  @Test
+  void nextId_wallClockStepsForwardBeyondTheLeaseTimeLeft_renewsAtOnceInsteadOfFencing() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+      long before = gen.nextId();
+      clock.set(clock.wallInstant().plusSeconds(20));
+
+      long id = gen.nextId();
+
+      assertThat(id).isGreaterThan(before);
+      assertThat(gen.layout().decode(id).timestampMillis())
+          .isEqualTo(clock.wallInstant().toEpochMilli());
+      assertThat(coordinator.renewCalls()).isPositive();
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  @Test
+  void nextId_deadlinePassedAndTheRenewalFails_throwsLeaseLostAfterTryingOnce() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.set(clock.wallInstant().plusSeconds(20));
+
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed in time");
+      assertThat(coordinator.renewCalls()).isPositive();
+    }
+  }
+
+  // Finding 6b: a step back of the wall clock during a renewal was reported as clock skew for a
+  // coordinator without a clock of its own (file:), which answers with the holder's clock: the
+  // "skew" was only the step between two readings of the same clock, and fenced a healthy lease.
+  @Test
+  void renew_wallClockStepsBackDuringTheCallToACoordinatorWithoutAClock_staysHeld() {
+    MemoryCoordinator coordinator =
+        new MemoryCoordinator().whileNextRenewal(() -> clock.stepBack(Duration.ofSeconds(5)));
+    try (NodeLease lease = lease(coordinator, "ttl=10s&renew=20ms")) {
+      await().until(() -> lease.status().renewals() + lease.status().renewalFailures() >= 1);
+
+      assertThat(lease.status().renewalFailures()).isZero();
+      assertThat(lease.status().detail()).isEqualTo("held");
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+
+  @Test
+  void acquire_wallClockStepsBackDuringTheCallToACoordinatorWithoutAClock_succeeds() {
+    MemoryCoordinator coordinator =
+        new MemoryCoordinator().whileNextAcquisition(() -> clock.stepBack(Duration.ofSeconds(5)));
+
+    try (NodeLease lease = lease(coordinator, "ttl=10s")) {
+      assertThat(lease.status().held()).isTrue();
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.snowid.node;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A coordinator in memory for one holder at a time, always of id 0, that answers with the holder's
+ * own clock (as the {@code file:} coordinator does: {@link #hasOwnClock()} is false). Renewals can
+ * fail on demand, and an action can run while a call is being answered, e.g. to step the holder's
+ * clock mid-call.
+ */
+final class MemoryCoordinator implements LeaseCoordinator {
+  private final AtomicLong renewCalls = new AtomicLong();
+  private volatile boolean failRenewals;
+  private volatile Runnable whileRenewing = () -> {};
+  private volatile Runnable whileAcquiring = () -> {};
+  private long highWater = Long.MIN_VALUE;
+  private String token;
+
+  /** From now on every renewal fails as if the coordinator were unreachable (or succeeds again). */
+  MemoryCoordinator failRenewals(boolean fail) {
+    failRenewals = fail;
+    return this;
+  }
+
+  /** Runs {@code action} once, inside the next renewal, before it answers. */
+  MemoryCoordinator whileNextRenewal(Runnable action) {
+    whileRenewing =
+        () -> {
+          whileRenewing = () -> {};
+          action.run();
+        };
+    return this;
+  }
+
+  /** Runs {@code action} once, inside the next acquisition, before it answers. */
+  MemoryCoordinator whileNextAcquisition(Runnable action) {
+    whileAcquiring =
+        () -> {
+          whileAcquiring = () -> {};
+          action.run();
+        };
+    return this;
+  }
+
+  /** How many renewals were asked for, failed or not. */
+  long renewCalls() {
+    return renewCalls.get();
+  }
+
+  @Override
+  public synchronized Lease acquire(
+      String namespace,
+      long size,
+      String instance,
+      Duration ttl,
+      long localNowMillis,
+      long mayIssueUntilMillis) {
+    if (token != null) {
+      throw new NodeIdUnavailableException("the only id is held");
+    }
+    whileAcquiring.run();
+    token = UUID.randomUUID().toString();
+    long previous = highWater;
+    highWater = Math.max(highWater, mayIssueUntilMillis);
+    return new Lease(
+        namespace, 0, instance, token, localNowMillis, localNowMillis + ttl.toMillis(), previous);
+  }
+
+  @Override
+  public synchronized Lease renew(
+      Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+    renewCalls.incrementAndGet();
+    if (failRenewals) {
+      throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
+    }
+    if (!lease.token().equals(token)) {
+      throw new LeaseTakenException(lease.namespace(), lease.nodeId(), "not held");
+    }
+    whileRenewing.run();
+    highWater = Math.max(highWater, mayIssueUntilMillis);
+    return new Lease(
+        lease.namespace(),
+        0,
+        lease.instance(),
+        token,
+        localNowMillis,
+        localNowMillis + ttl.toMillis(),
+        lease.highWaterMillis());
+  }
+
+  @Override
+  public synchronized void release(Lease lease, long issuedUpToMillis) {
+    if (lease.token().equals(token)) {
+      highWater = Math.max(highWater, issuedUpToMillis);
+      token = null;
+    }
+  }
+
+  @Override
+  public boolean hasOwnClock() {
+    return false;
+  }
+
+  @Override
+  public String describe() {
+    return "memory";
+  }
+
+  @Override
+  public void close() {}
+}
