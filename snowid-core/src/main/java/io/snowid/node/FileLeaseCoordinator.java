@@ -596,6 +596,12 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     return k != null ? k.toString() : path.toAbsolutePath().toString();
   }
 
+  /** No: the records carry the holders' own clocks, so there is no skew to check. */
+  @Override
+  public boolean hasOwnClock() {
+    return false;
+  }
+
   @Override
   public String describe() {
     return "file:" + dir;
