@@ -6,6 +6,11 @@ module io.snowid {
   exports io.snowid;
   exports io.snowid.codec;
   exports io.snowid.node;
+  exports io.snowid.lease;
 
   uses io.snowid.node.NodeIdSource;
+  uses io.snowid.lease.LeaseCoordinatorProvider;
+
+  provides io.snowid.lease.LeaseCoordinatorProvider with
+      io.snowid.lease.FileLeaseProvider;
 }

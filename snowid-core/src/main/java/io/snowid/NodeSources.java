@@ -1,6 +1,6 @@
 package io.snowid;
 
-import io.snowid.node.LeaseCoordinators;
+import io.snowid.lease.LeaseCoordinators;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
 import java.util.LinkedHashMap;

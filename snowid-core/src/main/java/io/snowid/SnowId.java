@@ -1,7 +1,7 @@
 package io.snowid;
 
 import io.snowid.codec.IdCodec;
-import io.snowid.node.LeaseCoordinators;
+import io.snowid.lease.LeaseCoordinators;
 import java.util.function.Supplier;
 
 /**
@@ -27,12 +27,14 @@ import java.util.function.Supplier;
  * the generator's own {@link Snowflake#nextId()}: no lock.
  *
  * <p><b>Lease and process lifecycle.</b> The facade's generators belong to the process: nothing
- * closes them, and they live until the JVM exits. Their node lease is then released by the shutdown
- * hook that every lease registers when it is acquired (normal exit, {@link System#exit}, SIGTERM,
- * SIGINT). After SIGKILL or {@link Runtime#halt} no hook runs: a {@code file:} lease is freed by
- * the operating system with the process's file locks, a network coordinator's lease expires after
- * its time to live. A failed build holds no lease: whatever it acquired is released before the
- * exception reaches the caller.
+ * closes them, and they live until the JVM exits. The facade is therefore the one place in snowid
+ * that installs a JVM shutdown hook: when a generator is built, a hook is registered that closes it
+ * at exit (normal exit, {@link System#exit}, SIGTERM, SIGINT), which releases its node lease and
+ * records its high-water mark. Generators built with {@link Snowflake#builder()} get no hook: their
+ * owner closes them. After SIGKILL or {@link Runtime#halt} no hook runs: a {@code file:} lease is
+ * then freed at once (its holder process is gone), a network coordinator's lease after its time to
+ * live. A failed build holds no lease: whatever it acquired is released before the exception
+ * reaches the caller.
  */
 public final class SnowId {
   private SnowId() {}
@@ -63,6 +65,7 @@ public final class SnowId {
       Snowflake g = built;
       if (g == null) {
         g = build.get(); // throws to the caller; built stays null and the next call retries
+        Runtime.getRuntime().addShutdownHook(new Thread(g::close, "snowid-release"));
         built = g;
       }
       return g;

@@ -1,7 +1,8 @@
 package io.snowid;
 
-import io.snowid.node.LeaseLostException;
-import io.snowid.node.LeaseWindowExceededException;
+import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseWindowExceededException;
+import io.snowid.node.GrantListener;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
@@ -186,7 +187,18 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     if (lease == null) {
       bind(NodeGrant.permanent(b.node, nodeSource));
     } else {
-      lease.attach(this::bind, this::lastReservedMillis);
+      lease.attach(
+          new GrantListener() {
+            @Override
+            public void onGrant(NodeGrant grant) {
+              bind(grant);
+            }
+
+            @Override
+            public long lastIssuedMillis() {
+              return lastReservedMillis();
+            }
+          });
     }
   }
 

@@ -1,8 +1,8 @@
 package io.snowid;
 
-import io.snowid.node.LeaseCoordinator;
-import io.snowid.node.LeaseCoordinatorProvider;
-import io.snowid.node.LeaseCoordinators;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseCoordinatorProvider;
+import io.snowid.lease.LeaseCoordinators;
 import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;

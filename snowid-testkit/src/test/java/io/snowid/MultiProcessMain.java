@@ -1,6 +1,6 @@
 package io.snowid;
 
-import io.snowid.node.LeaseLostException;
+import io.snowid.lease.LeaseLostException;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;

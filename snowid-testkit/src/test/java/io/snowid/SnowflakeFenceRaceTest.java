@@ -2,7 +2,8 @@ package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.snowid.node.LeaseLostException;
+import io.snowid.lease.LeaseLostException;
+import io.snowid.node.GrantListener;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
@@ -12,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,14 +29,12 @@ class SnowflakeFenceRaceTest {
 
   /** Hands out one grant and keeps what the generator attached, for the test to drive. */
   private static final class CapturingLease implements NodeLease {
-    volatile Consumer<NodeGrant> listener;
-    volatile LongSupplier lastIssued;
+    volatile GrantListener listener;
 
     @Override
-    public void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
-      listener = onGrant;
-      lastIssued = lastIssuedMillis;
-      onGrant.accept(GRANT);
+    public void attach(GrantListener generator) {
+      listener = generator;
+      generator.onGrant(GRANT);
     }
 
     @Override
@@ -85,8 +82,8 @@ class SnowflakeFenceRaceTest {
         Thread.onSpinWait();
       }
 
-      lease.listener.accept(GRANT.renewed(Long.MIN_VALUE + 1)); // fence, as a release does
-      long mark = lease.lastIssued.getAsLong(); // then record what was issued
+      lease.listener.onGrant(GRANT.renewed(Long.MIN_VALUE + 1)); // fence, as a release does
+      long mark = lease.listener.lastIssuedMillis(); // then record what was issued
 
       for (Thread th : threads) {
         th.join();

@@ -3,7 +3,7 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.snowid.node.LeaseLostException;
+import io.snowid.lease.LeaseLostException;
 import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;

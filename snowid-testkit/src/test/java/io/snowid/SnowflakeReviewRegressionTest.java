@@ -3,8 +3,8 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.snowid.node.LeaseLostException;
-import io.snowid.node.LeaseWindowExceededException;
+import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseWindowExceededException;
 import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;

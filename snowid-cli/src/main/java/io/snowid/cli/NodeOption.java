@@ -1,6 +1,6 @@
 package io.snowid.cli;
 
-import io.snowid.node.LeaseCoordinators;
+import io.snowid.lease.LeaseCoordinators;
 import picocli.CommandLine.Option;
 
 /** {@code --node}: where the node id comes from. */

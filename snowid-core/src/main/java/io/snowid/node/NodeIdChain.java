@@ -43,6 +43,15 @@ public final class NodeIdChain {
     return new NodeIdChain(list);
   }
 
+  /**
+   * Only the operator's explicit settings: the system properties ({@code snowid.worker-id}, …) and
+   * then the environment ({@code SNOWID_WORKER_ID}, …). Fields set there are not leased.
+   */
+  public static NodeIdChain settings() {
+    return new NodeIdChain(
+        List.of(PropertySource.systemProperties(), PropertySource.environment(System.getenv())));
+  }
+
   /** A chain of exactly these sources, in this order. */
   public static NodeIdChain of(List<NodeIdSource> sources) {
     return new NodeIdChain(sources);
@@ -63,13 +72,18 @@ public final class NodeIdChain {
     return resolve(layout, layout.nodeFields(), explicit, true);
   }
 
-  /** Values for {@code fields} only; throws if one has no value. */
-  Map<String, Long> resolve(Layout layout, List<Layout.Field> fields, Map<String, Long> explicit) {
+  /**
+   * Values for {@code fields} only.
+   *
+   * @throws NodeIdUnavailableException if one of them has no value from any source
+   */
+  public Map<String, Long> resolve(
+      Layout layout, List<Layout.Field> fields, Map<String, Long> explicit) {
     return resolve(layout, fields, explicit, true);
   }
 
   /** Values for those of {@code fields} that some source has; never throws for a missing one. */
-  Map<String, Long> resolvePartial(Layout layout, List<Layout.Field> fields) {
+  public Map<String, Long> resolvePartial(Layout layout, List<Layout.Field> fields) {
     return resolve(layout, fields, Map.of(), false);
   }
 

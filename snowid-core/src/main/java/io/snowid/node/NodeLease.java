@@ -1,8 +1,5 @@
 package io.snowid.node;
 
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
-
 /**
  * A source of {@link NodeGrant}s that can change while a generator runs: a lease that is renewed,
  * lost (fenced) and acquired again. A {@link io.snowid.Snowflake} built with a lease issues only
@@ -10,20 +7,21 @@ import java.util.function.LongSupplier;
  */
 public interface NodeLease extends AutoCloseable {
   /**
-   * Binds a generator: {@code onGrant} receives the current grant at once and every later grant
-   * (renewal, new acquisition) on the lease's thread and must be quick; {@code lastIssuedMillis}
-   * tells the lease the latest time the generator issued or reserved, which each renewal and the
-   * release record as the node's high-water mark. One generator per lease.
+   * Binds a generator: the listener receives the current grant at once and every later grant
+   * (renewal, new acquisition); its {@link GrantListener#lastIssuedMillis()} is recorded as the
+   * node's high-water mark at each renewal and at the release. One generator per lease.
+   *
+   * @throws io.snowid.InvalidSettingException if a generator is attached already
    */
-  void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis);
+  void attach(GrantListener listener);
 
   /**
    * Asks for a renewal at once, out of schedule, and waits for it by parking, a bounded time: about
    * one round trip to the coordinator, at most the lease's retry interval. A generator calls this
    * when it finds the deadline of the current grant passed (its clock stepped forward, a renewal
-   * ran late) instead of failing at once; any new grant reaches it through {@code onGrant} before
-   * this returns. Concurrent calls share one renewal. An interrupt does not cut the wait short; the
-   * interrupt flag is set again before returning.
+   * ran late) instead of failing at once; any new grant reaches its listener before this returns.
+   * Concurrent calls share one renewal. An interrupt does not cut the wait short; the interrupt
+   * flag is set again before returning.
    *
    * @return true if a grant was published meanwhile; false if none came in time, and at once if the
    *     lease is closed or known lost (taken by another holder, fenced for clock skew). The default

@@ -5,11 +5,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Spreads one number over several node fields, lowest bits into the last field. */
-final class Spread {
+/**
+ * Spreads one number over several node fields, lowest bits into the last field: how a leased id, a
+ * StatefulSet ordinal or address bits become node field values.
+ */
+public final class Spread {
   private Spread() {}
 
-  static int bits(List<Layout.Field> fields) {
+  /** The bits the fields hold together: numbers below {@code 1 << bits} fit. */
+  public static int bits(List<Layout.Field> fields) {
     int bits = 0;
     for (Layout.Field f : fields) {
       bits += f.bits();
@@ -17,7 +21,8 @@ final class Spread {
     return bits;
   }
 
-  static Map<String, Long> over(List<Layout.Field> fields, long number) {
+  /** The fields' values for {@code number}, in the fields' order. */
+  public static Map<String, Long> over(List<Layout.Field> fields, long number) {
     Map<String, Long> out = new LinkedHashMap<>();
     long rest = number;
     for (int i = fields.size() - 1; i >= 0; i--) {

@@ -5,7 +5,7 @@ import io.snowid.InvalidIdException;
 import io.snowid.InvalidSettingException;
 import io.snowid.LayoutExpiredException;
 import io.snowid.Snowflake;
-import io.snowid.node.LeaseLostException;
+import io.snowid.lease.LeaseLostException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpMethod;

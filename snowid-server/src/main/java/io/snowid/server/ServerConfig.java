@@ -2,7 +2,7 @@ package io.snowid.server;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
-import io.snowid.node.LeaseCoordinators;
+import io.snowid.lease.LeaseCoordinators;
 import java.time.Duration;
 
 /**

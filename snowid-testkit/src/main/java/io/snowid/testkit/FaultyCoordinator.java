@@ -1,7 +1,9 @@
 package io.snowid.testkit;
 
-import io.snowid.node.Lease;
-import io.snowid.node.LeaseCoordinator;
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,24 +61,17 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   }
 
   @Override
-  public Lease acquire(
-      String namespace,
-      long size,
-      String instance,
-      Duration ttl,
-      long localNowMillis,
-      long mayIssueUntilMillis) {
-    return shifted(
-        delegate.acquire(namespace, size, instance, ttl, localNowMillis, mayIssueUntilMillis));
+  public Lease acquire(AcquireRequest request) {
+    return shifted(delegate.acquire(request));
   }
 
   @Override
-  public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+  public Lease renew(Lease lease, LeaseTerms terms) {
     renewCalls.incrementAndGet();
     if (failRenewals.get()) {
       throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
     }
-    return shifted(delegate.renew(lease, ttl, localNowMillis, mayIssueUntilMillis));
+    return shifted(delegate.renew(lease, terms));
   }
 
   /**

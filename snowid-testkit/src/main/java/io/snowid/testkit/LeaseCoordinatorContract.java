@@ -7,12 +7,14 @@ import io.snowid.ClockMovedBackwardsException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
 import io.snowid.TimeSource;
-import io.snowid.node.Lease;
-import io.snowid.node.LeaseCoordinator;
-import io.snowid.node.LeaseCoordinators;
-import io.snowid.node.LeaseLostException;
-import io.snowid.node.LeaseOptions;
-import io.snowid.node.LeaseTakenException;
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseOptions;
+import io.snowid.lease.LeaseTakenException;
+import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.node.NodeLease;
 import java.time.Duration;
@@ -79,7 +81,9 @@ public abstract class LeaseCoordinatorContract {
   }
 
   private Lease acquire(LeaseCoordinator c, long size, String instance) {
-    return c.acquire(namespace, size, instance, TTL, now(), now() + TTL.toMillis());
+    return c.acquire(
+        new AcquireRequest(
+            namespace, size, instance, new LeaseTerms(TTL, now(), now() + TTL.toMillis())));
   }
 
   @Test
@@ -149,7 +153,9 @@ public abstract class LeaseCoordinatorContract {
   void acquire_crashedHolder_idIsReclaimedWithItsHighWaterMark() {
     LeaseCoordinator dead = open();
     long promised = now() + 1_500;
-    Lease old = dead.acquire(namespace, 1, "dead", TTL, now(), promised);
+    Lease old =
+        dead.acquire(
+            new AcquireRequest(namespace, 1, "dead", new LeaseTerms(TTL, now(), promised)));
     crash(dead);
 
     LeaseCoordinator next = open();
@@ -166,7 +172,7 @@ public abstract class LeaseCoordinatorContract {
     Lease l = acquire(c, 2, "renewer");
     Thread.sleep(20);
     long promised = now() + 60_000;
-    Lease renewed = c.renew(l, TTL, now(), promised);
+    Lease renewed = c.renew(l, new LeaseTerms(TTL, now(), promised));
     assertThat(renewed.nodeId()).isEqualTo(l.nodeId());
     assertThat(renewed.expiresAtMillis()).isGreaterThan(l.expiresAtMillis());
     crash(c);
@@ -180,7 +186,9 @@ public abstract class LeaseCoordinatorContract {
   void release_recordsWhatWasIssuedInsteadOfThePromise() {
     LeaseCoordinator c = open();
     long promised = now() + 60_000;
-    Lease l = c.acquire(namespace, 1, "graceful", TTL, now(), promised);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "graceful", new LeaseTerms(TTL, now(), promised)));
     long issued = now() + 5;
     c.release(l, issued);
 
@@ -193,7 +201,7 @@ public abstract class LeaseCoordinatorContract {
   void release_issuedNothingPastThePreviousHighWater_keepsThatHighWater() {
     LeaseCoordinator dead = open();
     long promised = now() + 60_000;
-    dead.acquire(namespace, 1, "dead", TTL, now(), promised);
+    dead.acquire(new AcquireRequest(namespace, 1, "dead", new LeaseTerms(TTL, now(), promised)));
     crash(dead);
     LeaseCoordinator idle = open();
     Lease l = awaitAcquire(() -> acquire(idle, 1, "idle"), reclaimWithin(TTL));
@@ -211,7 +219,8 @@ public abstract class LeaseCoordinatorContract {
     Lease l = acquire(c, 1, "releaser");
     c.release(l, now());
     c.release(l, now());
-    assertThatThrownBy(() -> c.renew(l, TTL, now(), now())).isInstanceOf(LeaseTakenException.class);
+    assertThatThrownBy(() -> c.renew(l, new LeaseTerms(TTL, now(), now())))
+        .isInstanceOf(LeaseTakenException.class);
     assertThat(acquire(open(), 1, "someone").nodeId()).isZero();
   }
 
@@ -219,7 +228,10 @@ public abstract class LeaseCoordinatorContract {
   void acquire_differentNamespaces_areIndependent() {
     LeaseCoordinator c = open();
     Lease a = acquire(c, 1, "a");
-    Lease b = c.acquire(namespace + "-other", 1, "b", TTL, now(), now() + 1000);
+    Lease b =
+        c.acquire(
+            new AcquireRequest(
+                namespace + "-other", 1, "b", new LeaseTerms(TTL, now(), now() + 1000)));
     assertThat(a.nodeId()).isZero();
     assertThat(b.nodeId()).isZero();
   }

@@ -1,11 +1,10 @@
 package io.snowid.testkit;
 
+import io.snowid.node.GrantListener;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /**
  * A {@link NodeLease} driven by hand: the test {@linkplain #grant publishes} grants (renewals, new
@@ -14,8 +13,7 @@ import java.util.function.LongSupplier;
  */
 public final class ManualLease implements NodeLease {
   private volatile NodeGrant current;
-  private volatile Consumer<NodeGrant> listener = g -> {};
-  private volatile LongSupplier lastIssued = () -> Long.MIN_VALUE;
+  private volatile GrantListener listener;
   private volatile boolean closed;
   private volatile Runnable onRenewalRequest = () -> {};
   private final AtomicLong renewalRequests = new AtomicLong();
@@ -27,17 +25,18 @@ public final class ManualLease implements NodeLease {
   }
 
   @Override
-  public synchronized void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
-    this.listener = onGrant;
-    this.lastIssued = lastIssuedMillis;
-    onGrant.accept(current);
+  public synchronized void attach(GrantListener generator) {
+    this.listener = generator;
+    generator.onGrant(current);
   }
 
   /** Publishes a grant to the attached generator, as a renewal or an acquisition would. */
   public synchronized void grant(NodeGrant g) {
     current = g;
     grants.incrementAndGet();
-    listener.accept(g);
+    if (listener != null) {
+      listener.onGrant(g);
+    }
   }
 
   /**
@@ -68,7 +67,7 @@ public final class ManualLease implements NodeLease {
 
   /** What the generator reports as the latest time it issued or reserved. */
   public long lastIssuedMillis() {
-    return lastIssued.getAsLong();
+    return listener == null ? Long.MIN_VALUE : listener.lastIssuedMillis();
   }
 
   public boolean closed() {

@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,5 +1,6 @@
-package io.snowid.node;
+package io.snowid.lease;
 
+import io.snowid.node.NodeIdUnavailableException;
 import java.nio.file.Path;
 
 /**

@@ -1,6 +1,7 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import io.snowid.InvalidSettingException;
+import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -19,7 +20,6 @@ import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -137,13 +137,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   @Override
-  public Lease acquire(
-      String namespace,
-      long size,
-      String instance,
-      Duration ttl,
-      long localNowMillis,
-      long mayIssueUntilMillis) {
+  public Lease acquire(AcquireRequest request) {
+    String namespace = request.namespace();
+    long size = request.size();
+    String instance = request.instance();
+    long localNowMillis = request.terms().localNowMillis();
     Path nsDir = LeaseDirectory.namespace(dir, namespace);
     Candidate best = null;
     try {
@@ -182,7 +180,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
       Candidate taken = best;
       best = null;
-      return take(taken, namespace, instance, ttl, localNowMillis, mayIssueUntilMillis);
+      return take(taken, request);
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
     } finally {
@@ -393,24 +391,24 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         && r.processStart() == HolderProcess.start();
   }
 
-  private Lease take(
-      Candidate c, String namespace, String instance, Duration ttl, long now, long mayIssue)
-      throws IOException {
+  private Lease take(Candidate c, AcquireRequest request) throws IOException {
+    LeaseTerms terms = request.terms();
+    long now = terms.localNowMillis();
     long previous = c.previous() == null ? Long.MIN_VALUE : c.previous().highWater();
-    long startAfter = c.mustWait() ? Math.max(previous, now + ttl.toMillis()) : previous;
+    long startAfter = c.mustWait() ? Math.max(previous, terms.expiresAtMillis()) : previous;
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
         new LeaseRecord(
             LeaseRecord.VERSION,
-            instance,
+            request.instance(),
             token,
             HolderProcess.host(),
             HolderProcess.pid(),
             HolderProcess.pidNamespace(),
             HolderProcess.start(),
             startAfter,
-            Math.max(startAfter, mayIssue),
-            now + ttl.toMillis());
+            Math.max(startAfter, terms.mayIssueUntilMillis()),
+            terms.expiresAtMillis());
     try {
       write(c.channel(), record);
     } catch (IOException | RuntimeException e) {
@@ -418,7 +416,14 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       throw e;
     }
     held.put(token, new Held(c.channel(), c.lock(), c.path(), c.key(), record));
-    return new Lease(namespace, c.id(), instance, token, now, now + ttl.toMillis(), startAfter);
+    return new Lease(
+        request.namespace(),
+        c.id(),
+        request.instance(),
+        token,
+        now,
+        terms.expiresAtMillis(),
+        startAfter);
   }
 
   /** Closes a candidate that is not taken (dropping its lock) and gives up its claim. */
@@ -436,7 +441,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   @Override
-  public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+  public Lease renew(Lease lease, LeaseTerms terms) {
     Held h = held.get(lease.token());
     if (h == null) {
       throw new LeaseTakenException(lease.namespace(), lease.nodeId(), "released");
@@ -468,8 +473,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
                   h.record.pidNamespace(),
                   h.record.processStart(),
                   h.record.base(),
-                  Math.max(h.record.highWater(), mayIssueUntilMillis),
-                  localNowMillis + ttl.toMillis());
+                  Math.max(h.record.highWater(), terms.mayIssueUntilMillis()),
+                  terms.expiresAtMillis());
           write(h.channel, next);
           h.record = next;
           lost = lostBecause(h); // replaced while this write went to the old file
@@ -487,8 +492,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           lease.nodeId(),
           lease.instance(),
           lease.token(),
-          localNowMillis,
-          localNowMillis + ttl.toMillis(),
+          terms.localNowMillis(),
+          terms.expiresAtMillis(),
           lease.highWaterMillis());
     }
   }

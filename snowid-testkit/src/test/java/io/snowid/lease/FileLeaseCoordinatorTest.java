@@ -1,8 +1,9 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.testkit.LeaseCoordinatorContract;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,14 +41,16 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void acquire_damagedRecordNobodyHolds_repairedAfterOneLeaseTime() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease first = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    Lease first =
+        c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, 1_000, 5_000)));
     c.release(first, 4_000);
     String record = Files.readString(file(first));
     assertThat(record).contains("highWater=4000").hasSize(512);
     Files.writeString(file(first), record.replace("highWater=4000", "highWater=1000"));
 
     long now = now();
-    Lease next = c.acquire(namespace, 1, "b", TTL, now, now + 1_000);
+    Lease next =
+        c.acquire(new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now, now + 1_000)));
 
     assertThat(next.nodeId()).isEqualTo(first.nodeId());
     assertThat(next.highWaterMillis()).isEqualTo(now + TTL.toMillis());
@@ -58,12 +61,15 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void release_rewritesTheRecordInPlaceAtFixedSize() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    Lease l = c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, 1_000, 5_000)));
     Path file = file(l);
     long sizeHeld = Files.size(file);
     c.release(l, 4_000);
     assertThat(Files.size(file)).isEqualTo(sizeHeld).isEqualTo(512);
-    assertThat(c.acquire(namespace, 1, "a", TTL, 1_000, 5_000).highWaterMillis()).isEqualTo(4_000);
+    assertThat(
+            c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, 1_000, 5_000)))
+                .highWaterMillis())
+        .isEqualTo(4_000);
     c.close();
   }
 
@@ -73,7 +79,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   void acquire_idWithoutRecord_startsAfterOneLeaseTime() {
     LeaseCoordinator c = newCoordinator();
     long now = now();
-    Lease l = c.acquire(namespace, 4, "a", TTL, now, now + 1_000);
+    Lease l =
+        c.acquire(new AcquireRequest(namespace, 4, "a", new LeaseTerms(TTL, now, now + 1_000)));
     assertThat(l.highWaterMillis()).isEqualTo(now + TTL.toMillis());
   }
 
@@ -82,14 +89,18 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void renew_leaseDirectoryDeleted_failsAndTheIdIsNotHandedOutTwice() throws Exception {
     LeaseCoordinator holder = newCoordinator();
-    Lease held = holder.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Lease held =
+        holder.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     deleteTree(dir);
 
     LeaseCoordinator newcomer = LeaseCoordinators.open("file:" + dir);
     long now = now();
-    Lease other = newcomer.acquire(namespace, 1, "newcomer", TTL, now, now + 1_000);
+    Lease other =
+        newcomer.acquire(
+            new AcquireRequest(namespace, 1, "newcomer", new LeaseTerms(TTL, now, now + 1_000)));
 
-    assertThatThrownBy(() -> holder.renew(held, TTL, now(), now() + 1_000))
+    assertThatThrownBy(() -> holder.renew(held, new LeaseTerms(TTL, now(), now() + 1_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("was replaced");
     // the newcomer cannot know what the holder issued: it starts after the detection interval
@@ -101,10 +112,12 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void renew_leaseDirectoryDeletedAndNotRecreated_throwsLeaseTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     deleteTree(dir);
 
-    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+    assertThatThrownBy(() -> c.renew(l, new LeaseTerms(TTL, now(), now() + 1_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("lease directory")
         .hasMessageContaining("was deleted");
@@ -114,10 +127,12 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void renew_leaseFileDeleted_throwsLeaseTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     Files.delete(file(l));
 
-    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+    assertThatThrownBy(() -> c.renew(l, new LeaseTerms(TTL, now(), now() + 1_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("lease file")
         .hasMessageContaining("was deleted");
@@ -129,12 +144,14 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void renew_leaseFileReplacedByAnIdenticalCopy_throwsLeaseTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "holder", TTL, now(), now() + 1_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     Path copy = dir.resolve(namespace).resolve("copy.tmp");
     Files.copy(file(l), copy);
     Files.move(copy, file(l), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 
-    assertThatThrownBy(() -> c.renew(l, TTL, now(), now() + 1_000))
+    assertThatThrownBy(() -> c.renew(l, new LeaseTerms(TTL, now(), now() + 1_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("replaced");
     c.close();
@@ -143,14 +160,18 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void renew_recordOverwrittenWithAnotherHoldersRecord_throwsLeaseTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease mine = c.acquire(namespace, 2, "holder", TTL, now(), now() + 1_000);
-    Lease other = c.acquire(namespace, 2, "other", TTL, now(), now() + 1_000);
+    Lease mine =
+        c.acquire(
+            new AcquireRequest(namespace, 2, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
+    Lease other =
+        c.acquire(
+            new AcquireRequest(namespace, 2, "other", new LeaseTerms(TTL, now(), now() + 1_000)));
     byte[] othersRecord = Files.readAllBytes(file(other));
     try (FileChannel ch = FileChannel.open(file(mine), StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.wrap(othersRecord), 0); // in place: same file, lock untouched
     }
 
-    assertThatThrownBy(() -> c.renew(mine, TTL, now(), now() + 1_000))
+    assertThatThrownBy(() -> c.renew(mine, new LeaseTerms(TTL, now(), now() + 1_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("names another holder");
     c.close();
@@ -162,12 +183,14 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   void renew_recordDamagedWhileHeld_rewritesItAndCarriesOn() throws Exception {
     LeaseCoordinator c = newCoordinator();
     long now = now();
-    Lease l = c.acquire(namespace, 1, "holder", TTL, now, now + 1_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now, now + 1_000)));
     try (FileChannel ch = FileChannel.open(file(l), StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.US_ASCII)), 40);
     }
 
-    Lease renewed = c.renew(l, TTL, now + 500, now + 7_000);
+    Lease renewed = c.renew(l, new LeaseTerms(TTL, now + 500, now + 7_000));
 
     assertThat(renewed.expiresAtMillis()).isEqualTo(now + 500 + TTL.toMillis());
     assertThat(Files.readString(file(l)))
@@ -180,12 +203,14 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   void renew_fileEmptiedWhileHeld_rewritesItAndCarriesOn() throws Exception {
     LeaseCoordinator c = newCoordinator();
     long now = now();
-    Lease l = c.acquire(namespace, 1, "holder", TTL, now, now + 9_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "holder", new LeaseTerms(TTL, now, now + 9_000)));
     try (FileChannel ch = FileChannel.open(file(l), StandardOpenOption.WRITE)) {
       ch.truncate(0);
     }
 
-    c.renew(l, TTL, now + 500, now + 1_000);
+    c.renew(l, new LeaseTerms(TTL, now + 500, now + 1_000));
 
     assertThat(Files.readString(file(l))).contains("highWater=" + (now + 9_000));
     c.close();
@@ -195,14 +220,18 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Test
   void acquire_recordOfAnUnknownVersion_countsTheIdAsTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
-    Lease l = c.acquire(namespace, 1, "a", TTL, 1_000, 5_000);
+    Lease l = c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, 1_000, 5_000)));
     c.release(l, 2_000);
     LeaseRecord future =
         new LeaseRecord(
             LeaseRecord.VERSION + 1, "x", "", "h", -1, "", -1, 2_000, 2_000, Long.MIN_VALUE);
     Files.write(file(l), future.bytes());
 
-    assertThatThrownBy(() -> c.acquire(namespace, 1, "b", TTL, now(), now() + 1_000))
+    assertThatThrownBy(
+            () ->
+                c.acquire(
+                    new AcquireRequest(
+                        namespace, 1, "b", new LeaseTerms(TTL, now(), now() + 1_000))))
         .isInstanceOf(NodeIdUnavailableException.class);
     c.close();
   }
@@ -215,7 +244,9 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     Files.createDirectories(ns);
     Files.writeString(ns.resolve("0.lease"), VERSION_ONE_RELEASED);
 
-    Lease l = c.acquire(namespace, 1, "svc", TTL, now(), now() + 1_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "svc", new LeaseTerms(TTL, now(), now() + 1_000)));
 
     assertThat(l.highWaterMillis()).isEqualTo(1_763_800_000_000L);
     c.close();
@@ -257,10 +288,15 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
             now + 60_000);
     Files.write(ns.resolve("0.lease"), elsewhere.bytes());
 
-    assertThatThrownBy(() -> c.acquire(namespace, 1, "b", TTL, now, now + 1_000))
+    assertThatThrownBy(
+            () ->
+                c.acquire(
+                    new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now, now + 1_000))))
         .isInstanceOf(NodeIdUnavailableException.class);
     // expired: taken, after one lease time and after its high-water mark
-    Lease l = c.acquire(namespace, 1, "b", TTL, now + 61_000, now + 62_000);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now + 61_000, now + 62_000)));
     assertThat(l.highWaterMillis()).isEqualTo(now + 61_000 + TTL.toMillis());
     c.close();
   }

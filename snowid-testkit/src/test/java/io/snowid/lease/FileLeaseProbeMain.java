@@ -1,5 +1,6 @@
-package io.snowid.node;
+package io.snowid.lease;
 
+import io.snowid.node.NodeIdUnavailableException;
 import java.time.Duration;
 
 /**
@@ -14,7 +15,12 @@ public final class FileLeaseProbeMain {
     long now = System.currentTimeMillis();
     try {
       Lease l =
-          c.acquire(args[1], Long.parseLong(args[2]), "probe", Duration.ofSeconds(3), now, now);
+          c.acquire(
+              new AcquireRequest(
+                  args[1],
+                  Long.parseLong(args[2]),
+                  "probe",
+                  new LeaseTerms(Duration.ofSeconds(3), now, now)));
       System.out.println("took " + l.nodeId());
     } catch (NodeIdUnavailableException e) {
       System.out.println("unavailable");

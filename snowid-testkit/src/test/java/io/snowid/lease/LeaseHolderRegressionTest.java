@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
 import io.snowid.TimeSource;
+import io.snowid.node.NodeLease;
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;

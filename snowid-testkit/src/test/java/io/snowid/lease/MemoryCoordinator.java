@@ -1,6 +1,6 @@
-package io.snowid.node;
+package io.snowid.lease;
 
-import java.time.Duration;
+import io.snowid.node.NodeIdUnavailableException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,27 +50,27 @@ final class MemoryCoordinator implements LeaseCoordinator {
   }
 
   @Override
-  public synchronized Lease acquire(
-      String namespace,
-      long size,
-      String instance,
-      Duration ttl,
-      long localNowMillis,
-      long mayIssueUntilMillis) {
+  public synchronized Lease acquire(AcquireRequest request) {
+    LeaseTerms terms = request.terms();
     if (token != null) {
       throw new NodeIdUnavailableException("the only id is held");
     }
     whileAcquiring.run();
     token = UUID.randomUUID().toString();
     long previous = highWater;
-    highWater = Math.max(highWater, mayIssueUntilMillis);
+    highWater = Math.max(highWater, terms.mayIssueUntilMillis());
     return new Lease(
-        namespace, 0, instance, token, localNowMillis, localNowMillis + ttl.toMillis(), previous);
+        request.namespace(),
+        0,
+        request.instance(),
+        token,
+        terms.localNowMillis(),
+        terms.expiresAtMillis(),
+        previous);
   }
 
   @Override
-  public synchronized Lease renew(
-      Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
+  public synchronized Lease renew(Lease lease, LeaseTerms terms) {
     renewCalls.incrementAndGet();
     if (failRenewals) {
       throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
@@ -79,14 +79,14 @@ final class MemoryCoordinator implements LeaseCoordinator {
       throw new LeaseTakenException(lease.namespace(), lease.nodeId(), "not held");
     }
     whileRenewing.run();
-    highWater = Math.max(highWater, mayIssueUntilMillis);
+    highWater = Math.max(highWater, terms.mayIssueUntilMillis());
     return new Lease(
         lease.namespace(),
         0,
         lease.instance(),
         token,
-        localNowMillis,
-        localNowMillis + ttl.toMillis(),
+        terms.localNowMillis(),
+        terms.expiresAtMillis(),
         lease.highWaterMillis());
   }
 

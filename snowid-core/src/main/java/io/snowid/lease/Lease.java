@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 /**
  * A coordinator's grant of one node id in a namespace, as the coordinator recorded it.

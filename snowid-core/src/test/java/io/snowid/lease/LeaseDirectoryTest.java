@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -118,7 +118,11 @@ class LeaseDirectoryTest {
     Files.createSymbolicLink(leases.resolve("ns"), elsewhere);
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-      assertThatThrownBy(() -> c.acquire("ns", 1, "a", java.time.Duration.ofSeconds(1), 0, 0))
+      assertThatThrownBy(
+              () ->
+                  c.acquire(
+                      new AcquireRequest(
+                          "ns", 1, "a", new LeaseTerms(java.time.Duration.ofSeconds(1), 0, 0))))
           .isInstanceOf(LeaseDirectoryException.class)
           .hasMessageContaining("symbolic link");
     }
@@ -132,7 +136,10 @@ class LeaseDirectoryTest {
     Files.createSymbolicLink(ns.resolve("0.lease"), victim);
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-      Lease l = c.acquire("ns", 2, "a", java.time.Duration.ofSeconds(1), 0, 0);
+      Lease l =
+          c.acquire(
+              new AcquireRequest(
+                  "ns", 2, "a", new LeaseTerms(java.time.Duration.ofSeconds(1), 0, 0)));
       assertThat(l.nodeId()).isEqualTo(1);
     }
     assertThat(Files.readString(victim)).isEqualTo("do not touch\n");

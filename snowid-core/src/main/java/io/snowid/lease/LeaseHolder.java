@@ -1,9 +1,15 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import io.snowid.ClockMovedBackwardsException;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.TimeSource;
+import io.snowid.node.GrantListener;
+import io.snowid.node.NodeGrant;
+import io.snowid.node.NodeIdUnavailableException;
+import io.snowid.node.NodeLease;
+import io.snowid.node.NodeStatus;
+import io.snowid.node.Spread;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +25,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /** Holds one lease of a coordinator: acquires, renews in the background, fences, releases. */
 final class LeaseHolder implements NodeLease {
@@ -43,7 +47,19 @@ final class LeaseHolder implements NodeLease {
    * (its deadline passed while the lease may be healthy: a forward step of the clock, a late
    * renewal) takes the place of the scheduled one instead of starting a second chain.
    */
-  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+  private static final System.Logger LOG = System.getLogger("io.snowid.lease");
+
+  /** Before a generator is attached: grants go nowhere, nothing was issued. */
+  private static final GrantListener UNATTACHED =
+      new GrantListener() {
+        @Override
+        public void onGrant(NodeGrant grant) {}
+
+        @Override
+        public long lastIssuedMillis() {
+          return Long.MIN_VALUE;
+        }
+      };
 
   private final LeaseCoordinator coordinator;
   private final boolean ownsCoordinator;
@@ -58,7 +74,6 @@ final class LeaseHolder implements NodeLease {
   private final ScheduledExecutorService scheduler;
   private final AtomicLong renewals = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
-  private final Thread shutdownHook;
   private long acquisitions;
 
   private volatile Lease lease;
@@ -72,8 +87,7 @@ final class LeaseHolder implements NodeLease {
   private Future<?> onDemand; // guarded by scheduleLock: the renewal a generator asked for
   private final Object publishLock = new Object();
   private boolean attached;
-  private volatile Consumer<NodeGrant> listener = g -> {};
-  private volatile LongSupplier lastIssued = () -> Long.MIN_VALUE;
+  private volatile GrantListener listener = UNATTACHED;
 
   LeaseHolder(
       LeaseCoordinator coordinator,
@@ -110,8 +124,6 @@ final class LeaseHolder implements NodeLease {
       }
       throw e;
     }
-    this.shutdownHook = new Thread(this::close, "snowid-lease-release");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
     schedule(renewEvery()); // from now on, attached or not
   }
 
@@ -135,7 +147,12 @@ final class LeaseHolder implements NodeLease {
     long sent = time.millis();
     long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
     Lease l =
-        coordinator.acquire(namespace, size, options.instance(), options.ttl(), sent, mayIssue);
+        coordinator.acquire(
+            new AcquireRequest(
+                namespace,
+                size,
+                options.instance(),
+                new LeaseTerms(options.ttl(), sent, mayIssue)));
     long received = time.millis();
     String skew = skewProblem(l, sent, received);
     if (skew != null) {
@@ -213,16 +230,15 @@ final class LeaseHolder implements NodeLease {
   }
 
   @Override
-  public void attach(Consumer<NodeGrant> onGrant, LongSupplier lastIssuedMillis) {
+  public void attach(GrantListener generator) {
     synchronized (publishLock) {
       if (attached) {
         throw new InvalidSettingException(
             "lease", "already attached to a generator", "one generator per lease");
       }
       attached = true;
-      this.lastIssued = lastIssuedMillis;
-      this.listener = onGrant;
-      onGrant.accept(grant);
+      this.listener = generator;
+      generator.onGrant(grant);
     }
   }
 
@@ -302,7 +318,9 @@ final class LeaseHolder implements NodeLease {
     long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
     try {
       Lease l =
-          coordinator.renew(lease, options.ttl(), sent, Math.max(mayIssue, lastIssued.getAsLong()));
+          coordinator.renew(
+              lease,
+              new LeaseTerms(options.ttl(), sent, Math.max(mayIssue, listener.lastIssuedMillis())));
       long received = time.millis();
       String skew = skewProblem(l, sent, received);
       if (skew != null) {
@@ -333,7 +351,7 @@ final class LeaseHolder implements NodeLease {
     try {
       acquire();
       if (closed) { // close() may have released the lease before this one: release it too
-        coordinator.release(lease, lastIssued.getAsLong());
+        coordinator.release(lease, listener.lastIssuedMillis());
         return;
       }
       publish(grant);
@@ -371,7 +389,7 @@ final class LeaseHolder implements NodeLease {
       if (!closed) {
         grant = g;
         published++;
-        listener.accept(g);
+        listener.onGrant(g);
       }
     }
   }
@@ -404,7 +422,7 @@ final class LeaseHolder implements NodeLease {
       }
       closed = true;
       grant = grant.renewed(Long.MIN_VALUE + 1);
-      listener.accept(grant);
+      listener.onGrant(grant);
     }
     for (Runnable never : scheduler.shutdownNow()) {
       if (never instanceof Future<?> f) {
@@ -412,17 +430,12 @@ final class LeaseHolder implements NodeLease {
       }
     }
     try {
-      coordinator.release(lease, lastIssued.getAsLong());
+      coordinator.release(lease, listener.lastIssuedMillis());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "snowid lease release failed: " + e.getMessage());
     } finally {
       if (ownsCoordinator) {
         coordinator.close();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // the JVM is shutting down: this is the hook
       }
     }
   }

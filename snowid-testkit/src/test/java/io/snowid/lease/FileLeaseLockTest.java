@@ -1,8 +1,9 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -67,8 +68,13 @@ class FileLeaseLockTest {
 
   @Test
   void acquire_neighbourInThisJvmTriedTheHeldId_anotherProcessStillFindsItHeld() throws Exception {
-    holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
-    assertThatThrownBy(() -> neighbour.acquire("ns", 1, "neighbour", TTL, now(), now() + 1_000))
+    holder.acquire(
+        new AcquireRequest("ns", 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
+    assertThatThrownBy(
+            () ->
+                neighbour.acquire(
+                    new AcquireRequest(
+                        "ns", 1, "neighbour", new LeaseTerms(TTL, now(), now() + 1_000))))
         .isInstanceOf(NodeIdUnavailableException.class);
 
     assertThat(probe("ns", 1)).isEqualTo("unavailable");
@@ -77,8 +83,12 @@ class FileLeaseLockTest {
   @Test
   void acquire_neighbourOfTheSameInstanceReadTheHeldFile_anotherProcessStillFindsItHeld()
       throws Exception {
-    Lease first = holder.acquire("ns", 2, "svc", TTL, now(), now() + 1_000);
-    Lease second = neighbour.acquire("ns", 2, "svc", TTL, now(), now() + 1_000);
+    Lease first =
+        holder.acquire(
+            new AcquireRequest("ns", 2, "svc", new LeaseTerms(TTL, now(), now() + 1_000)));
+    Lease second =
+        neighbour.acquire(
+            new AcquireRequest("ns", 2, "svc", new LeaseTerms(TTL, now(), now() + 1_000)));
     assertThat(second.nodeId()).isNotEqualTo(first.nodeId());
 
     assertThat(probe("ns", 2)).isEqualTo("unavailable");
@@ -90,24 +100,29 @@ class FileLeaseLockTest {
   @Test
   void acquire_anotherCopyOfSnowidInThisJvmTriesTheHeldId_anotherProcessStillFindsItHeld()
       throws Exception {
-    holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    holder.acquire(
+        new AcquireRequest("ns", 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     URL core = LeaseCoordinators.class.getProtectionDomain().getCodeSource().getLocation();
     try (URLClassLoader copy =
         new URLClassLoader(new URL[] {core}, ClassLoader.getPlatformClassLoader())) {
       Class<?> coordinators = copy.loadClass(LeaseCoordinators.class.getName());
       assertThat(coordinators).isNotSameAs(LeaseCoordinators.class);
       Object other = coordinators.getMethod("open", String.class).invoke(null, "file:" + dir);
+      Class<?> terms = copy.loadClass(LeaseTerms.class.getName());
+      Class<?> request = copy.loadClass(AcquireRequest.class.getName());
+      Object asked =
+          request
+              .getConstructor(String.class, long.class, String.class, terms)
+              .newInstance(
+                  "ns",
+                  1L,
+                  "copy",
+                  terms
+                      .getConstructor(Duration.class, long.class, long.class)
+                      .newInstance(TTL, now(), now()));
       Method acquire =
-          copy.loadClass(LeaseCoordinator.class.getName())
-              .getMethod(
-                  "acquire",
-                  String.class,
-                  long.class,
-                  String.class,
-                  Duration.class,
-                  long.class,
-                  long.class);
-      assertThatThrownBy(() -> acquire.invoke(other, "ns", 1L, "copy", TTL, now(), now()))
+          copy.loadClass(LeaseCoordinator.class.getName()).getMethod("acquire", request);
+      assertThatThrownBy(() -> acquire.invoke(other, asked))
           .isInstanceOf(InvocationTargetException.class)
           .cause()
           .hasMessageContaining("are held");
@@ -120,7 +135,9 @@ class FileLeaseLockTest {
   // the lock, which no API reports; the record still names a live holder, so others leave it.
   @Test
   void acquire_holderProcessReadItsLeaseFileOnce_anotherProcessLeavesTheIdAlone() throws Exception {
-    Lease l = holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    Lease l =
+        holder.acquire(
+            new AcquireRequest("ns", 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     assertThat(Files.readString(dir.resolve("ns").resolve(l.nodeId() + ".lease")))
         .contains("token=" + l.token());
 
@@ -131,7 +148,9 @@ class FileLeaseLockTest {
   // same file) was two keys of the guard, so the second path opened and closed the held file.
   @Test
   void acquire_heldFileReachedThroughAnotherPath_isNotOpenedAgain() throws Exception {
-    Lease l = holder.acquire("ns", 1, "holder", TTL, now(), now() + 1_000);
+    Lease l =
+        holder.acquire(
+            new AcquireRequest("ns", 1, "holder", new LeaseTerms(TTL, now(), now() + 1_000)));
     Path otherDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-alias"));
     try {
       Files.createDirectories(otherDir.resolve("ns"));
@@ -139,7 +158,10 @@ class FileLeaseLockTest {
           otherDir.resolve("ns").resolve("0.lease"),
           dir.resolve("ns").resolve(l.nodeId() + ".lease"));
       try (LeaseCoordinator alias = LeaseCoordinators.open("file:" + otherDir)) {
-        assertThatThrownBy(() -> alias.acquire("ns", 1, "alias", TTL, now(), now()))
+        assertThatThrownBy(
+                () ->
+                    alias.acquire(
+                        new AcquireRequest("ns", 1, "alias", new LeaseTerms(TTL, now(), now()))))
             .isInstanceOf(NodeIdUnavailableException.class);
       }
 

@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import io.snowid.InvalidSettingException;
 import java.time.Duration;

@@ -1,11 +1,12 @@
-package io.snowid.node;
+package io.snowid.lease;
 
-import java.time.Duration;
+import io.snowid.node.NodeIdUnavailableException;
 
 /**
- * A registry that leases node ids: each id of a namespace to at most one live holder. Implemented
- * by the {@code file:} coordinator here and by the Redis and SQL modules; every implementation
- * passes snowid-testkit's {@code LeaseCoordinatorContract}.
+ * A registry that leases node ids: each id of a namespace to at most one live holder. A backend
+ * implements it, opens it from a {@link LeaseCoordinatorProvider}, and proves it by subclassing
+ * snowid-testkit's {@code LeaseCoordinatorContract}; the {@code file:} coordinator of this module
+ * is one such backend.
  *
  * <p>Times: {@code expiresAtMillis} and {@code coordinatorNowMillis} are the coordinator's clock;
  * high-water marks are ID times reported by holders. A holder reports, before it may issue up to a
@@ -14,31 +15,25 @@ import java.time.Duration;
  */
 public interface LeaseCoordinator extends AutoCloseable {
   /**
-   * Leases a free or expired id in {@code [0, size)} of {@code namespace}: the id {@code instance}
-   * held last if it is free, else any. Records {@code mayIssueUntilMillis} as the id's high-water
-   * mark before answering, and returns the previous high-water mark in the lease.
+   * Leases a free or expired id in {@code [0, size)} of the request's namespace: the id its
+   * instance held last if that is free, else any. Records the request's {@code mayIssueUntilMillis}
+   * as the id's high-water mark before answering, and returns the previous high-water mark in the
+   * lease. One round trip to the registry, however large the namespace.
    *
-   * @param localNowMillis the holder's clock, for a coordinator without a clock of its own
    * @throws NodeIdUnavailableException if every id is held (naming the namespace size) or the
    *     coordinator cannot be reached
    */
-  Lease acquire(
-      String namespace,
-      long size,
-      String instance,
-      Duration ttl,
-      long localNowMillis,
-      long mayIssueUntilMillis);
+  Lease acquire(AcquireRequest request);
 
   /**
-   * Extends a lease by {@code ttl} from now and raises its high-water mark to {@code
-   * mayIssueUntilMillis}.
+   * Extends a lease by {@code terms.ttl()} from now and raises its high-water mark to {@code
+   * terms.mayIssueUntilMillis()}.
    *
-   * @throws LeaseTakenException if the lease is no longer this holder's (expired and taken, or
-   *     released)
+   * @throws LeaseTakenException if the lease is no longer this holder's (expired and taken,
+   *     released, or its record was changed under it)
    * @throws NodeIdUnavailableException if the coordinator cannot be reached (retry later)
    */
-  Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis);
+  Lease renew(Lease lease, LeaseTerms terms);
 
   /** Ends a lease, recording the high-water mark; does nothing if it is not held. Idempotent. */
   void release(Lease lease, long issuedUpToMillis);

@@ -1,9 +1,10 @@
-package io.snowid.node;
+package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.snowid.Layout;
 import io.snowid.TimeSource;
+import io.snowid.node.NodeLease;
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,19 +44,13 @@ class LeaseDeadlineTest {
     }
 
     @Override
-    public Lease acquire(
-        String namespace,
-        long size,
-        String instance,
-        Duration ttl,
-        long localNowMillis,
-        long mayIssueUntilMillis) {
-      return answer(namespace, instance, localNowMillis);
+    public Lease acquire(AcquireRequest request) {
+      return answer(request.namespace(), request.instance(), request.terms().localNowMillis());
     }
 
     @Override
-    public Lease renew(Lease lease, Duration ttl, long localNowMillis, long mayIssueUntilMillis) {
-      return answer(lease.namespace(), lease.instance(), localNowMillis);
+    public Lease renew(Lease lease, LeaseTerms terms) {
+      return answer(lease.namespace(), lease.instance(), terms.localNowMillis());
     }
 
     @Override
