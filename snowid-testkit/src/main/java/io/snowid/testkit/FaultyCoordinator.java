@@ -21,6 +21,11 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   private final AtomicLong renewCalls = new AtomicLong();
   private final AtomicReference<Lease> lastGranted = new AtomicReference<>();
 
+  /** The coordinator the faults are injected in front of. */
+  public LeaseCoordinator delegate() {
+    return delegate;
+  }
+
   public FaultyCoordinator(LeaseCoordinator delegate) {
     this.delegate = delegate;
   }

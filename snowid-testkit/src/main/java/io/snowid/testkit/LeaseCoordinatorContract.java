@@ -239,15 +239,24 @@ public abstract class LeaseCoordinatorContract {
   // ---- through a generator: fencing, skew, high-water ----
 
   private NodeLease lease(LeaseCoordinator c, TimeSource time, String ttl) {
+    return lease(c, time, ttl, Map.of("datacenter", 1L));
+  }
+
+  /** A lease of the node values fixed by {@code fixed}, the other node fields leased. */
+  private NodeLease lease(
+      LeaseCoordinator c, TimeSource time, String ttl, Map<String, Long> fixed) {
     LeaseOptions options =
         LeaseOptions.parse("contract?namespace=" + namespace + "&ttl=" + ttl, TTL);
-    return LeaseCoordinators.lease(c, options, Layout.twitter(), Map.of("datacenter", 1L), time);
+    return LeaseCoordinators.lease(c, options, Layout.twitter(), fixed, time);
   }
+
+  /** Both node fields fixed: a namespace of one id, so the next holder must take that very id. */
+  private static final Map<String, Long> ONE_ID = Map.of("datacenter", 1L, "worker", 3L);
 
   @Test
   void generator_renewalsFail_stopsBeforeExpiryAndNextHolderStartsStrictlyAfter() {
     FaultyCoordinator faulty = new FaultyCoordinator(open());
-    NodeLease leaseA = lease(faulty, TimeSource.monotonic(), "900ms");
+    NodeLease leaseA = lease(faulty, TimeSource.monotonic(), "900ms", ONE_ID);
     opened.add(leaseA);
     Snowflake a = Snowflake.builder().lease(leaseA).build();
     long lastOfA = a.nextId();
@@ -268,10 +277,11 @@ public abstract class LeaseCoordinatorContract {
     assertThat(a.nodeStatus().renewalFailures()).isPositive();
     long maxOfA = lastOfA;
 
-    crash(faulty);
+    crash(faulty.delegate());
     LeaseCoordinator other = open();
     NodeLease leaseB =
-        awaitAcquire(() -> lease(other, TimeSource.monotonic(), "900ms"), reclaimWithin(TTL));
+        awaitAcquire(
+            () -> lease(other, TimeSource.monotonic(), "900ms", ONE_ID), reclaimWithin(TTL));
     opened.add(leaseB);
     Snowflake b = Snowflake.builder().lease(leaseB).build();
     long firstOfB = b.nextId();
