@@ -4,13 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Low-traffic IDs must not all end in sequence 0: sharding by id % n stays even. */
+/**
+ * Low-traffic IDs must not all end in sequence 0: sharding by id % n stays even. The generator's
+ * random source is seeded ({@code Builder.random}), so these statistical tests are deterministic:
+ * they cannot fail by chance, and a failure reproduces.
+ */
 class SnowflakeSpreadTest {
   private static final int IDS = 40_000;
+  private static final long SEED = 0x5EED_10L;
 
   private static long[] lowTrafficIds() {
     ManualClock clock = ManualClock.create();
@@ -19,6 +25,7 @@ class SnowflakeSpreadTest {
             .node("datacenter", 2)
             .node("worker", 4)
             .timeSource(TimeSource.monotonic(clock))
+            .random(new SplittableRandom(SEED))
             .build();
     long[] ids = new long[IDS];
     for (int i = 0; i < IDS; i++) {
@@ -63,10 +70,12 @@ class SnowflakeSpreadTest {
             .node("datacenter", 2)
             .node("worker", 4)
             .timeSource(TimeSource.monotonic(clock))
+            .random(new SplittableRandom(SEED))
             .build();
-    for (int i = 0; i < 3000; i++) { // more than half of the unit, wherever it started
-      gen.nextId();
-    }
+    long id;
+    do { // until the tick is busy: more than half of its sequence used, wherever it started
+      id = gen.nextId();
+    } while (gen.layout().decode(id).sequence() < 2048);
     clock.advance(Duration.ofMillis(2)); // e.g. descheduled across the boundary
 
     assertThat(gen.layout().decode(gen.nextId()).sequence()).isZero();
