@@ -110,11 +110,6 @@ final class Position {
     return clockbackPart | (tick << seqBits) | sequence;
   }
 
-  /** The last sequence of a tick: a position there has spent its tick. */
-  long lastSequence() {
-    return seqMask;
-  }
-
   /** Whether more than half of the tick of {@code position} was used up to it. */
   boolean busy(long position) {
     return (position & seqMask) > spreadMask;

@@ -57,7 +57,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
    * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
    * stays even). A tick entered by carry, or after a busy tick, starts at 0, so the sustained
-   * capacity per tick is the full sequence range (see firstSequence).
+   * capacity per tick is the full sequence range (see firstSequence). A fresh generator, and one
+   * bound to new node values, starts as after a quiet tick (see passTick): one-shot use does not
+   * produce multiples of the sequence range either.
    */
   private static final VarHandle STATE;
 
@@ -257,14 +259,18 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * For a new acquisition of node values: moves the position past every tick issued so far and past
-   * {@code tick} (-1: none), so that IDs under the new values are greater than all before.
+   * {@code tick} (-1: none), so that IDs under the new values are greater than all before. The
+   * position lands just inside the next tick, at a random sequence below half the range: that tick
+   * counts as quiet, so the first ID is spread like any after a quiet tick, whether it falls in
+   * that tick (the next sequence) or a later one (a fresh one). A fresh generator starts here.
    */
   private void passTick(long tick) {
     for (; ; ) {
       long s = state;
-      long target = Math.max(position.tick(s), tick);
-      long moved = position.positionAt(position.clockbackPart(s), target, position.lastSequence());
-      if (moved == s || STATE.compareAndSet(this, s, moved)) {
+      long next = Math.max(position.tick(s), tick) + 1;
+      long moved =
+          position.positionAt(position.clockbackPart(s), next, position.spread(randomBits()));
+      if (STATE.compareAndSet(this, s, moved)) {
         return;
       }
     }

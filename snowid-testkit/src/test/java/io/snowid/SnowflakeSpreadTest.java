@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.snowid.testkit.ManualClock;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,6 +62,40 @@ class SnowflakeSpreadTest {
       zeros += (id & 4095) == 0 ? 1 : 0;
     }
     assertThat(zeros).isLessThan(IDS / 100);
+  }
+
+  /**
+   * One-shot use (a CLI run, a cron job, a serverless call) issues one ID per fresh generator: its
+   * sequence must be spread as after any quiet tick, not always 0 (issue 11, item 5), with or
+   * without a previous holder's high-water mark, and also when the first ID falls in the very tick
+   * after that mark (1 ms before now) or has to wait for it (0).
+   */
+  @ParameterizedTest(name = "high-water mark {0} ms before now")
+  @CsvSource({"none", "60000", "1", "0"})
+  void nextId_freshGenerator_firstSequenceIsSpreadLikeAQuietTick(String markBeforeNow) {
+    SplittableRandom seeds = new SplittableRandom(SEED);
+    Set<Long> sequences = new HashSet<>();
+    int generators = 200;
+    for (int i = 0; i < generators; i++) {
+      ManualClock clock = ManualClock.create();
+      TimeSource time = TimeSource.monotonic(clock);
+      Snowflake.Builder builder =
+          Snowflake.builder()
+              .node("datacenter", 2)
+              .node("worker", 4)
+              .timeSource(time)
+              .random(seeds.split());
+      if (!markBeforeNow.equals("none")) {
+        builder.startAfter(time.millis() - Long.parseLong(markBeforeNow));
+      }
+      Snowflake gen = builder.build();
+      long sequence = gen.layout().decode(gen.nextId()).sequence();
+      assertThat(sequence).as("generator %d", i).isBetween(0L, 2048L);
+      sequences.add(sequence);
+    }
+    assertThat(sequences)
+        .as("distinct first sequences of %d generators", generators)
+        .hasSizeGreaterThan(150);
   }
 
   @Test
