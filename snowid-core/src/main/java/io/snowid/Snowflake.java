@@ -116,12 +116,23 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     return new Builder();
   }
 
-  // The hot path, as Twitter's IdWorker.nextId: one clock read, one CAS, compose; anything else
-  // (a position ahead of the source or past the lease's deadline) goes to reserve(). What it costs,
-  // uncapped and at the cap, against the peers: BENCHMARKS.md, "Results" and "Why the missed
-  // targets are missed".
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Parks while the sequence of the time unit is spent (or the next ID would be more than the
+   * lead ahead of the time source), and while a step back of the source is waited out.
+   *
+   * @throws ClockMovedBackwardsException if the time source stepped back and the {@link
+   *     ClockPolicy} does not absorb the step
+   * @throws LayoutExpiredException past the layout's last instant
+   * @throws LeaseLostException if the node lease is not valid (lost, not renewed in time, released)
+   */
   @Override
   public long nextId() {
+    // The hot path, as Twitter's IdWorker.nextId: one clock read, one CAS, compose; anything else
+    // (a position ahead of the source or past the lease's deadline) goes to reserve(). What it
+    // costs, uncapped and at the cap, against the peers: BENCHMARKS.md, "Results" and "Why the
+    // missed targets are missed".
     long now = clock.ticks();
     for (; ; ) {
       Binding b = node.current;
@@ -150,8 +161,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /**
    * {@inheritDoc}
    *
-   * <p>Under a node lease, a batch waits for renewals while it reaches past the lease's deadline.
+   * <p>Parks as {@link #nextId()} does, until the time of the last ID has come. Under a node lease,
+   * a batch waits for renewals while it reaches past the lease's deadline.
    *
+   * @throws ClockMovedBackwardsException as {@link #nextId()}
+   * @throws LayoutExpiredException if the batch would reach past the layout's last instant
+   * @throws LeaseLostException as {@link #nextId()}
    * @throws LeaseWindowExceededException if the batch spans more time units than a renewal of the
    *     lease covers, so that it could never be issued
    */
