@@ -277,7 +277,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * {@code tick} (-1: none), so that IDs under the new values are greater than all before. The
    * position lands just inside the next tick, at a random sequence below half the range: that tick
    * counts as quiet, so the first ID is spread like any after a quiet tick, whether it falls in
-   * that tick (the next sequence) or a later one (a fresh one). A fresh generator starts here.
+   * that tick (the next sequence) or a later one (a fresh draw). A fresh generator starts here. The
+   * tick landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
    */
   private void passTick(long tick) {
     for (; ; ) {
