@@ -12,17 +12,56 @@ final class NodeSources {
   static final String FORMS =
       "auto, static:worker=N[,datacenter=N…], file:DIR, redis://HOST[:PORT][/DB], jdbc:…";
 
-  record Resolved(Map<String, Long> values, String source, NodeLease lease) {}
+  /**
+   * Where a generator's node values come from: static values, or a lease.
+   *
+   * @param values the static values (empty under a lease)
+   * @param source where they came from, for the status
+   * @param lease the lease, or null
+   * @param ownsLease whether the generator opened the lease and so releases it on close
+   */
+  record Resolved(Map<String, Long> values, String source, NodeLease lease, boolean ownsLease) {
+    /** Explicit values, or a lease that the caller opened and will close. */
+    static Resolved given(Map<String, Long> values, NodeLease lease) {
+      return new Resolved(values, "explicit", lease, false);
+    }
+  }
 
   private NodeSources() {}
 
-  static Resolved resolve(String spec, Layout layout, Map<String, Long> explicit, TimeSource time) {
+  /**
+   * Where the node values of a generator built with {@code s} come from: the caller's lease, the
+   * node source (a lease opened here belongs to that generator), or the explicit values, which must
+   * then cover every node field.
+   *
+   * @throws InvalidSettingException if a node field has no value
+   */
+  static Resolved resolve(SnowflakeSettings s) {
+    Resolved r =
+        s.lease() != null || s.nodeSpec() == null
+            ? Resolved.given(s.node(), s.lease())
+            : fromSpec(s.nodeSpec(), s.layout(), s.node(), s.time());
+    if (r.lease() == null) {
+      for (Layout.Field f : s.layout().nodeFields()) {
+        if (!r.values().containsKey(f.name())) {
+          throw new InvalidSettingException(
+              f.name(), "unset", "0.." + f.max() + " (every node field of the layout needs one)");
+        }
+      }
+    }
+    return r;
+  }
+
+  /** Resolves {@code spec}; a lease coordinator URI opens a lease that the caller then owns. */
+  private static Resolved fromSpec(
+      String spec, Layout layout, Map<String, Long> explicit, TimeSource time) {
     String lower = spec.toLowerCase(Locale.ROOT);
     if (lower.equals("auto")) {
       return new Resolved(
           NodeIdChain.standard().resolve(layout, explicit),
           "auto (" + describe(explicit) + ")",
-          null);
+          null,
+          false);
     }
     if (lower.startsWith("static:")) {
       Map<String, Long> values = new LinkedHashMap<>(explicit);
@@ -47,10 +86,10 @@ final class NodeSources {
         }
         values.put(field, value);
       }
-      return new Resolved(values, "static", null);
+      return new Resolved(values, "static", null, false);
     }
     NodeLease lease = LeaseCoordinators.lease(spec, layout, explicit, time);
-    return new Resolved(Map.of(), spec, lease);
+    return new Resolved(Map.of(), spec, lease, true);
   }
 
   private static String describe(Map<String, Long> explicit) {

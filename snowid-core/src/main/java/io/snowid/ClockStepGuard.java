@@ -1,0 +1,195 @@
+package io.snowid;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A generator's view of its time source: reads it in ticks, tells a step back of the source from a
+ * spent sequence, and applies the {@link ClockPolicy} (and its {@code maxWait} bound) to a step,
+ * both when a caller finds the next tick ahead of the source and while a caller waits for a tick.
+ * Counts the waits and the steps.
+ */
+final class ClockStepGuard {
+  /*
+   * A source that steps back is told apart from a spent sequence by `high`: the highest
+   * (clockback, tick) the source has been seen at. It is raised only by reads of the source,
+   * never by reservations, so "the source now reads below `high`" means exactly that the source
+   * went back. That test runs on the slow path only, under a lock, with the source read after
+   * `high`, so a thread that was merely slow cannot be taken for a clock step. It compares with
+   * `high` only, never with the caller's own earlier read: that read may already be after the
+   * step, and a millisecond ticking between it and the check would make the step look like a
+   * spent sequence, parking the caller for the whole step whatever the policy.
+   *
+   * A wait for a tick is a wait on the source, which may step back while (or just before) the
+   * caller waits: the wait ends at the first reading below one already seen and goes back to the
+   * policy, so no caller parks for the length of a step. The policy is asked before the lease's
+   * deadline is: a step back is the policy's even when the next run is held up by the lease. So
+   * the wait policy waits a step out before reserving (else each round of waiting for a renewal
+   * would meet the step again), and a clockback caller that saw a step while waiting gives up
+   * its positions and starts over, where the step is counted.
+   */
+  private static final VarHandle HIGH;
+
+  static {
+    try {
+      HIGH = MethodHandles.lookup().findVarHandle(ClockStepGuard.class, "high", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final Position position;
+  private final TimeSource time;
+  private final ClockPolicy policy;
+  private final long lead;
+  private final long maxWaitTicks;
+  private final Object lock = new Object();
+  private final LongAdder waits = new LongAdder();
+  private final LongAdder steps = new LongAdder();
+
+  private volatile long high = -1; // no reading of the source seen yet
+
+  /**
+   * The highest tick a clockback step left behind (-1: none). A step moves the position's tick
+   * back, so the position alone no longer tells the lease the latest time issued.
+   */
+  private volatile long steppedFromTick = -1;
+
+  /**
+   * @param leadTicks how far ahead of the source a position may be issued ({@code maxLead})
+   * @param maxWaitTicks the longest step back the {@code wait} policy waits out ({@code maxWait})
+   */
+  ClockStepGuard(
+      Position position, TimeSource time, ClockPolicy policy, long leadTicks, long maxWaitTicks) {
+    this.position = position;
+    this.time = time;
+    this.policy = policy;
+    this.lead = leadTicks;
+    this.maxWaitTicks = maxWaitTicks;
+  }
+
+  /** One reading of the time source, in ticks. */
+  long ticks() {
+    return position.tickAt(time.millis());
+  }
+
+  /** Records that the source was read at the (clockback, tick) of {@code entered}. */
+  void raiseHigh(long entered) {
+    long h = position.reading(entered);
+    long current;
+    while (h > (current = high) && !HIGH.compareAndSet(this, current, h)) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * Decides what to do when the next tick {@code t} after position {@code s} is ahead of the source
+   * by more than the lead, from a reading of the source taken after {@code high}: a spent sequence
+   * (reserve, then wait), a step back the policy waits out (wait here, then reserve), a step back
+   * the policy counts (a clockback step to that reading), or throws. Returns a decision: {@link
+   * #latestTick} and {@link #steppedBack}; after a step back the run's clockback count is one more
+   * than in {@code s}.
+   *
+   * @throws ClockMovedBackwardsException if the policy is {@code fail}, the {@code wait} policy's
+   *     bound is exceeded or the clockback field is full
+   */
+  long onAhead(long s, long t) {
+    long reread;
+    synchronized (lock) {
+      long h = high;
+      long cb = position.clockback(s);
+      reread = ticks(); // after reading `high`: a slow thread is not a clock step
+      if (h < 0 || position.readingClockback(h) != cb || reread >= position.readingTick(h)) {
+        return reread << 1; // the source did not go back: the sequence is spent, wait for it
+      }
+      steps.increment();
+      long lastMillis = position.millisAt(position.tick(s));
+      long nowMillis = position.millisAt(reread);
+      if (policy == ClockPolicy.FAIL) {
+        throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
+      }
+      if (policy == ClockPolicy.CLOCKBACK) {
+        if (cb >= position.maxClockback() || reread < 0) {
+          throw new ClockMovedBackwardsException(
+              lastMillis,
+              nowMillis,
+              "the clockback field counted its maximum of " + position.maxClockback() + " steps");
+        }
+        // recorded before the step can be taken, so lastReservedTick never misses the peak
+        steppedFromTick = Math.max(steppedFromTick, position.tick(s));
+        return (reread << 1) | 1;
+      }
+      if (t - lead - reread > maxWaitTicks) {
+        throw new ClockMovedBackwardsException(
+            lastMillis,
+            nowMillis,
+            "more than the wait policy's bound of " + maxWaitTicks * position.unitMillis() + " ms");
+      }
+    }
+    // wait, within its bound: waited out here, before reserving, so that a run held up by the
+    // lease meanwhile does not meet (and count) this step again
+    waits.increment();
+    awaitTick(t - lead, reread);
+    return (t - lead) << 1;
+  }
+
+  /** The latest reading of the source (in ticks) that {@link #onAhead} saw or waited for. */
+  static long latestTick(long decision) {
+    return decision >> 1;
+  }
+
+  /** Whether {@link #onAhead} decided on a clockback step: the run starts over at latestTick. */
+  static boolean steppedBack(long decision) {
+    return (decision & 1) != 0;
+  }
+
+  /**
+   * Waits until the source reaches {@code lastTick} less the lead, for a run reserved ahead of it:
+   * counted as a wait. Returns false if the run is given up (see {@link #awaitTick}).
+   */
+  boolean awaitRun(long lastTick, long seenTick) {
+    waits.increment();
+    return awaitTick(lastTick - lead, seenTick);
+  }
+
+  /**
+   * Parks until the source reaches the tick and returns true. A reading below {@code seenTick} (the
+   * latest this call read) is a step back, before or while waiting, and goes to the policy again
+   * instead of parking for the step: {@code wait} waits on within its bound, {@code fail} throws,
+   * {@code clockback} returns false: the caller gives up the positions it reserved and starts over,
+   * where the step is counted (or found counted by another thread) as any other.
+   */
+  private boolean awaitTick(long tick, long seenTick) {
+    long target = position.millisAt(tick);
+    long seen = position.millisAt(seenTick);
+    for (long reached; (reached = time.awaitMillis(target, seen)) < target; seen = reached) {
+      if (policy == ClockPolicy.CLOCKBACK) {
+        return false;
+      }
+      steps.increment();
+      if (policy == ClockPolicy.FAIL || target - reached > maxWaitTicks * position.unitMillis()) {
+        throw new ClockMovedBackwardsException(
+            target,
+            reached,
+            "the time source stepped back while this call waited; policy " + policy);
+      }
+    }
+    return true;
+  }
+
+  /** The highest tick a clockback step left behind, or -1. */
+  long steppedFromTick() {
+    return steppedFromTick;
+  }
+
+  /** How many calls waited for their time unit (spent sequence or a clock step within bound). */
+  long waitCount() {
+    return waits.sum();
+  }
+
+  /** How many times the time source was seen stepping back behind an issued timestamp. */
+  long stepCount() {
+    return steps.sum();
+  }
+}

@@ -1,0 +1,206 @@
+package io.snowid;
+
+import io.snowid.lease.LeaseLostException;
+import io.snowid.node.GrantListener;
+import io.snowid.node.NodeGrant;
+import io.snowid.node.NodeLease;
+import io.snowid.node.NodeStatus;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Binds a generator to its node values: static values once, or every grant of a {@link NodeLease}
+ * (it is the generator's {@link GrantListener}). Publishes the {@link Binding} in force, fences on
+ * a new acquisition, asks the lease for a renewal when a deadline passed, and tells the lease how
+ * far the generator has issued.
+ */
+final class NodeBinding implements GrantListener {
+  /*
+   * Under a lease nothing is issued past the grant's deadline. A run that reaches past a valid
+   * deadline (a burst under a lead, a batch, a start pushed past it by a high-water mark) waits
+   * for renewals one unit at a time. A deadline that passed while the lease may be healthy (the
+   * clock stepped forward by more than the lease time left, a renewal ran late) makes the caller
+   * ask the lease for a renewal at once and wait for it a bounded time, once per grant, rather
+   * than fail until the next scheduled renewal.
+   *
+   * A new acquisition first publishes a fenced binding, then moves the generator's position past
+   * everything issued and past the grant's high-water mark, then publishes the new values. A
+   * caller that took a position under a binding checks after its compare-and-set that the binding
+   * is still the one in force, and else skips that position: no ID carries new values with an old
+   * position, and none is returned after a fence that the lease then reads past.
+   */
+
+  /**
+   * The node values in force and the last tick they may be used for; replaced, never mutated.
+   * Compared by identity: each grant bound, a renewal too, is a new binding.
+   */
+  static final class Binding {
+    final NodeGrant grant;
+    final long nodeBits;
+    final long limitTick; // IDs carry ticks <= limitTick: min(layout's last, lease deadline)
+    final String fencedReason; // non-null: nothing may be issued under this binding
+
+    Binding(NodeGrant grant, long nodeBits, long limitTick, String fencedReason) {
+      this.grant = grant;
+      this.nodeBits = nodeBits;
+      this.limitTick = limitTick;
+      this.fencedReason = fencedReason;
+    }
+  }
+
+  /** What a binding needs of its generator: its position. */
+  interface Generator {
+    /** Moves the position past every tick issued so far and past {@code tick}. */
+    void passTick(long tick);
+
+    /** The latest tick issued or reserved, the peak before a clockback step included. */
+    long lastReservedTick();
+  }
+
+  private final Layout layout;
+  private final Position position;
+  private final NodeSources.Resolved node;
+  private final long startAfterMillis;
+  private final Generator generator;
+  private final Object lock = new Object();
+
+  /** The binding in force: the generator reads it once per attempt and again after its CAS. */
+  volatile Binding current;
+
+  /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
+  private volatile Binding renewalMissed;
+
+  /**
+   * @param node the resolved node source: static values, or a lease
+   * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
+   */
+  NodeBinding(
+      Layout layout,
+      Position position,
+      NodeSources.Resolved node,
+      long startAfterMillis,
+      Generator generator) {
+    this.layout = layout;
+    this.position = position;
+    this.node = node;
+    this.startAfterMillis = startAfterMillis;
+    this.generator = generator;
+  }
+
+  /**
+   * Binds the static values, or attaches to the lease, which binds its current grant: once, when
+   * the generator is ready to be moved.
+   */
+  void start() {
+    if (node.lease() == null) {
+      onGrant(NodeGrant.permanent(node.values(), node.source()));
+    } else {
+      node.lease().attach(this);
+    }
+  }
+
+  /**
+   * Takes a new grant. A renewal only moves the deadline. A new acquisition fences, moves the
+   * position past every tick issued so far and past the grant's high-water mark, then binds: so IDs
+   * under new node values are greater than all before and after the previous holder's.
+   */
+  @Override
+  public void onGrant(NodeGrant grant) {
+    synchronized (lock) {
+      long bits = 0;
+      String problem = null;
+      for (Layout.Field f : layout.nodeFields()) {
+        Long v = grant.values().get(f.name());
+        if (v == null || v < 0 || v > f.max()) {
+          problem = "grant " + grant.values() + " does not fit node field " + f;
+          break;
+        }
+        bits |= v << f.shift();
+      }
+      Binding was = current;
+      boolean renewal =
+          was != null
+              && was.grant.acquisition() == grant.acquisition()
+              && was.grant.values().equals(grant.values());
+      if (!renewal) {
+        current = new Binding(grant, bits, -1, "binding new node values " + grant.values());
+        long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
+        generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
+      }
+      current = new Binding(grant, bits, problem == null ? limitTick(grant) : -1, problem);
+    }
+  }
+
+  /** The last tick wholly before the grant's deadline; no overflow for extreme deadlines. */
+  private long limitTick(NodeGrant grant) {
+    long deadline = grant.validUntilMillis();
+    if (deadline == Long.MAX_VALUE) {
+      return position.maxTick();
+    }
+    if (deadline <= position.millisAt(0)) {
+      return -1;
+    }
+    return Math.min(position.maxTick(), position.tickAt(deadline - 1));
+  }
+
+  @Override
+  public long lastIssuedMillis() {
+    return position.millisAt(generator.lastReservedTick());
+  }
+
+  /**
+   * The deadline of {@code b} passed while its lease may be healthy (the clock stepped forward, a
+   * renewal ran late): asks the lease for a renewal at once and waits, as long as the lease says,
+   * for a new grant. Returns whether one was bound. Once per binding: later calls under a binding
+   * whose renewal did not come fail at once, and the lease's own renewals take over.
+   */
+  boolean awaitRenewal(Binding b) {
+    NodeLease lease = node.lease();
+    if (lease == null || b.fencedReason != null || renewalMissed == b) {
+      return false;
+    }
+    lease.requestRenewal();
+    if (current != b) {
+      return true;
+    }
+    renewalMissed = b;
+    return false;
+  }
+
+  /** Why nothing can be issued under {@code b} at {@code nowTicks}. */
+  LeaseLostException fenced(Binding b, long nowTicks) {
+    NodeGrant grant = b.grant;
+    long deadline = grant.validUntilMillis();
+    Instant since =
+        Instant.ofEpochMilli(deadline == Long.MAX_VALUE ? position.millisAt(nowTicks) : deadline);
+    String reason =
+        b.fencedReason != null
+            ? b.fencedReason
+            : grant.startAfterMillis() >= deadline
+                ? "waiting for this clock to pass the node's high-water mark "
+                    + Instant.ofEpochMilli(grant.startAfterMillis())
+                : "the lease from " + grant.source() + " was not renewed in time";
+    return new LeaseLostException(grant.values(), since, reason);
+  }
+
+  /** The node field values in force. */
+  Map<String, Long> values() {
+    return current.grant.values();
+  }
+
+  /** Whether the generator can issue now, with which node values, from which source. */
+  NodeStatus status() {
+    NodeLease lease = node.lease();
+    if (lease != null) {
+      return lease.status();
+    }
+    return new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
+  }
+
+  /** Releases the lease if the generator opened it itself; idempotent. */
+  void close() {
+    if (node.ownsLease()) {
+      node.lease().close();
+    }
+  }
+}

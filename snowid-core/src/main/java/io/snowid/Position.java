@@ -1,0 +1,145 @@
+package io.snowid;
+
+/**
+ * The encoding of a generator's position for one {@link Layout}: which bits of the one long hold
+ * the clockback count, the tick and the sequence, how a reading of the time source becomes a tick,
+ * and how an ID is composed from a position. Immutable and stateless; the hot path calls the small
+ * methods here, which the JIT inlines (the class is final).
+ */
+final class Position {
+  /*
+   * A position is (clockback | tick | sequence), highest bits first, so positions order exactly as
+   * the IDs composed from them, and the next position is position + 1: a spent sequence carries
+   * into the tick by plain addition, with no branch.
+   *
+   * The tick inside the position has one spare bit above the largest tick, so a carry out of the
+   * last tick shows as "tick > maxTick" instead of wrapping into the clockback bits.
+   *
+   * (clockback, tick), the position without its sequence, is a "reading": it grows with the time
+   * source's readings, a clockback step included. ClockStepGuard keeps the highest one seen.
+   */
+  private final long epochMillis;
+  private final long unitMillis;
+  private final long maxTick;
+  private final int seqBits;
+  private final long seqMask;
+  private final long spreadMask;
+  private final int tickBits;
+  private final long tickMask;
+  private final int cbShift;
+  private final long cbMax;
+  private final long cbMask;
+  private final int idTimeShift;
+  private final int idSeqShift;
+  private final int idCbShift;
+
+  Position(Layout layout) {
+    this.epochMillis = layout.epochMillis();
+    this.unitMillis = layout.unitMillis();
+    this.maxTick = layout.maxTime();
+    Layout.Field seq = layout.sequenceField();
+    this.seqBits = seq.bits();
+    this.seqMask = seq.max();
+    this.spreadMask = seqMask >>> 1;
+    this.tickBits = 64 - Long.numberOfLeadingZeros(maxTick) + 1; // one spare bit for the carry
+    this.tickMask = (1L << tickBits) - 1;
+    this.cbShift = Math.min(63, seqBits + tickBits);
+    this.cbMax = layout.clockbackField().map(Layout.Field::max).orElse(0L);
+    this.cbMask = cbMax << cbShift;
+    this.idTimeShift = layout.timeField().shift();
+    this.idSeqShift = seq.shift();
+    this.idCbShift = layout.clockbackField().map(Layout.Field::shift).orElse(0);
+  }
+
+  /** The tick of a reading of the time source (Unix ms): whole time units since the epoch. */
+  long tickAt(long millis) {
+    long sinceEpoch = millis - epochMillis;
+    return unitMillis == 1 ? sinceEpoch : Math.floorDiv(sinceEpoch, unitMillis);
+  }
+
+  /** The Unix millisecond at which {@code tick} begins. */
+  long millisAt(long tick) {
+    return epochMillis + tick * unitMillis;
+  }
+
+  long unitMillis() {
+    return unitMillis;
+  }
+
+  /** The layout's last tick; a position past it is never issued. */
+  long maxTick() {
+    return maxTick;
+  }
+
+  /** The largest clockback count the layout holds (0 without a clockback field). */
+  long maxClockback() {
+    return cbMax;
+  }
+
+  /** The tick of {@code position}, the spare bit included. */
+  long tick(long position) {
+    return (position >>> seqBits) & tickMask;
+  }
+
+  /** The clockback count of {@code position}. */
+  long clockback(long position) {
+    return (position >>> cbShift) & cbMax;
+  }
+
+  /** The clockback bits of {@code position}, in place: what a run within one count keeps. */
+  long clockbackPart(long position) {
+    return position & cbMask;
+  }
+
+  /** The clockback part one step after {@code clockbackPart}. */
+  long nextClockback(long clockbackPart) {
+    return clockbackPart + (1L << cbShift);
+  }
+
+  /**
+   * The tick of a position whose clockback part is {@code clockbackPart}, not masked: the tick of a
+   * run's last position that carried past the spare bit still compares greater than {@link
+   * #maxTick()}.
+   */
+  long tickAbove(long clockbackPart, long position) {
+    return (position - clockbackPart) >>> seqBits;
+  }
+
+  /** The position at {@code tick} and {@code sequence}, with the given clockback part. */
+  long positionAt(long clockbackPart, long tick, long sequence) {
+    return clockbackPart | (tick << seqBits) | sequence;
+  }
+
+  /** Whether more than half of the tick of {@code position} was used up to it. */
+  boolean busy(long position) {
+    return (position & seqMask) > spreadMask;
+  }
+
+  /** A first sequence below half the range, from random bits. */
+  long spread(long randomBits) {
+    return randomBits & spreadMask;
+  }
+
+  /** (clockback, tick) of {@code position}: grows with the readings of the time source. */
+  long reading(long position) {
+    return position >>> seqBits;
+  }
+
+  /** The tick of a {@linkplain #reading reading}. */
+  long readingTick(long reading) {
+    return reading & tickMask;
+  }
+
+  /** The clockback count of a {@linkplain #reading reading}. */
+  long readingClockback(long reading) {
+    return reading >>> tickBits;
+  }
+
+  /** The ID of {@code position} under the node field bits {@code nodeBits}. */
+  long compose(long nodeBits, long position) {
+    return nodeBits
+        | ((position >>> seqBits) & tickMask) << idTimeShift
+        | ((position >>> cbShift) & cbMax) << idCbShift
+        | (position & seqMask) << idSeqShift;
+  }
+}
