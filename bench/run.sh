@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds snowid-benchmarks, runs the whole suite (about 7 minutes on 2 cores with the defaults),
-# then prints one table: snowid next to each peer, with the ratios, and the DESIGN.md §4 targets.
+# then prints one table: snowid next to each peer, with the ratios, and the targets of
+# BENCHMARKS.md (section "Targets"), met or missed.
 #
 #   bench/run.sh                 # the suite, one fork per benchmark
 #   FORKS=2 bench/run.sh         # tighter error bars, about twice as long

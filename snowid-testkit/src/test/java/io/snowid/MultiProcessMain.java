@@ -5,10 +5,14 @@ import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 
 /**
  * One process of {@link MultiProcessTest}: takes IDs from {@link SnowId#next()} for a while, in
- * bursts, and appends them to a file as big-endian longs.
+ * bursts, and appends them to a file as big-endian longs. Arguments: the output file, the most
+ * milliseconds to run, and optionally (non-empty) a file whose appearance ends the run earlier.
  */
 public final class MultiProcessMain {
   private MultiProcessMain() {}
@@ -28,10 +32,11 @@ public final class MultiProcessMain {
   public static void main(String[] args) throws IOException, InterruptedException {
     String out = args[0];
     long until = System.nanoTime() + Long.parseLong(args[1]) * 1_000_000L;
+    Path stop = args.length > 2 && !args[2].isEmpty() ? Paths.get(args[2]) : null;
     try (DataOutputStream data =
         new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out), 1 << 16))) {
       boolean announced = false;
-      while (System.nanoTime() < until) {
+      while (System.nanoTime() < until && (stop == null || !Files.exists(stop))) {
         for (int i = 0; i < 200; i++) {
           data.writeLong(next());
         }

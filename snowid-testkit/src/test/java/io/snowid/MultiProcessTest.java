@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,20 +25,36 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MultiProcessTest {
   @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
 
-  private Process start(Path out, long millis) throws IOException {
+  /** A failed assertion must not leave JVMs running (the survivors run up to a minute). */
+  @AfterEach
+  void killLeftovers() {
+    started.forEach(Process::destroyForcibly);
+  }
+
+  /** Created once the restarted process has finished: the survivors then finish too. */
+  private Path stop() {
+    return dir.resolve("stop");
+  }
+
+  private Process start(Path out, long millis, boolean untilStop) throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    return new ProcessBuilder(
-            java.toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "-Dsnowid.node=file:" + dir.resolve("leases"),
-            MultiProcessMain.class.getName(),
-            out.toString(),
-            Long.toString(millis))
-        .redirectError(
-            ProcessBuilder.Redirect.appendTo(dir.resolve(out.getFileName() + ".err").toFile()))
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dsnowid.node=file:" + dir.resolve("leases"),
+                MultiProcessMain.class.getName(),
+                out.toString(),
+                Long.toString(millis),
+                untilStop ? stop().toString() : "")
+            .redirectError(
+                ProcessBuilder.Redirect.appendTo(dir.resolve(out.getFileName() + ".err").toFile()))
+            .start();
+    started.add(p);
+    return p;
   }
 
   private static String awaitReady(Process p) throws IOException {
@@ -77,7 +94,9 @@ class MultiProcessTest {
     for (int i = 0; i < 4; i++) {
       Path out = dir.resolve("ids-" + i);
       outputs.add(out);
-      processes.add(start(out, i == 0 ? 60_000 : 4_000));
+      // The survivors run until the restarted process is done (the stop file): one that finished
+      // early on a slow machine would free a lower id than the dead one's for the restarted one.
+      processes.add(start(out, 60_000, true));
     }
     List<String> nodes = new ArrayList<>();
     for (Process p : processes) {
@@ -93,14 +112,15 @@ class MultiProcessTest {
     assertThat(killed.length).isGreaterThan(1000);
 
     Path restartedOut = dir.resolve("ids-restarted");
-    Process restarted = start(restartedOut, 1_500);
+    Process restarted = start(restartedOut, 1_500, false);
     String restartedNode = awaitReady(restarted);
+    assertThat(restarted.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(restarted.exitValue()).as(text(dir.resolve("ids-restarted.err"))).isZero();
+    Files.createFile(stop());
     for (Process p : processes.subList(1, 4)) {
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).as(stderrOf(outputs)).isZero();
     }
-    assertThat(restarted.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(restarted.exitValue()).as(text(dir.resolve("ids-restarted.err"))).isZero();
 
     List<long[]> all = new ArrayList<>();
     all.add(killed);

@@ -14,7 +14,7 @@ import java.util.Objects;
 /**
  * Reads JMH JSON result files ({@code -rf json -rff FILE}) of {@link Capped}, {@link CappedYitter},
  * {@link Batch} and {@link Uncapped} and prints one Markdown table, snowid next to each peer with
- * the ratio snowid/peer, then the DESIGN §4 targets, met or missed.
+ * the ratio snowid/peer, then the targets of BENCHMARKS.md (section "Targets"), met or missed.
  *
  * <p>{@code java -cp benchmarks.jar io.snowid.bench.Report results-*.json}
  */
@@ -265,7 +265,7 @@ public final class Report {
             + " spent instead of waiting, so it is not counted as the best capped peer.");
     out.println();
     checkTargets();
-    out.println("Targets (DESIGN.md §4):");
+    out.println("Targets (BENCHMARKS.md, \"Targets\"):");
     out.println();
     for (String line : targets) {
       out.println("- " + line);

@@ -20,8 +20,8 @@ public interface LeaseCoordinator extends AutoCloseable {
    * as the id's high-water mark before answering, and returns the previous high-water mark in the
    * lease. One round trip to the registry, however large the namespace.
    *
-   * @throws NodeIdUnavailableException if every id is held (naming the namespace size) or the
-   *     coordinator cannot be reached
+   * @throws NodeIdUnavailableException if every id is held (the message names the namespace and its
+   *     size) or the coordinator cannot be reached
    */
   Lease acquire(AcquireRequest request);
 

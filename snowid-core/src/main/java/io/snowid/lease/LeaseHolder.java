@@ -408,11 +408,6 @@ final class LeaseHolder implements NodeLease {
         failures.get());
   }
 
-  /** The lease currently held, for tests and diagnostics. */
-  Lease lease() {
-    return lease;
-  }
-
   @Override
   public void close() {
     // Not under the renewal monitor: a renewal stuck on the network must not hold up a release.

@@ -12,10 +12,11 @@ import java.util.StringJoiner;
 
 /**
  * Resolves the node field values of a layout from an ordered list of {@link NodeIdSource}s: each
- * field takes its value from the first source that has one. {@link #standard()} is the order of
- * DESIGN §3: explicit → system properties → environment → {@link ServiceLoader} providers →
- * StatefulSet ordinal → IPv4 low bits. The choice is logged (logger {@code io.snowid.node}) with
- * the source of every value and what was tried before it; the IPv4 fallback logs a WARN.
+ * field takes its value from the first source that has one. {@link #standard()} is the order
+ * docs/design.md gives (io.snowid.node): explicit → system properties → environment → {@link
+ * ServiceLoader} providers → StatefulSet ordinal → IPv4 low bits. The choice is logged (logger
+ * {@code io.snowid.node}) with the source of every value and what was tried before it; the IPv4
+ * fallback logs a WARN.
  */
 public final class NodeIdChain {
   private static final System.Logger LOG = System.getLogger("io.snowid.node");

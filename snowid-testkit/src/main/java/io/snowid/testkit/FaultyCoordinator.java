@@ -18,7 +18,6 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   private final LeaseCoordinator delegate;
   private final AtomicBoolean failRenewals = new AtomicBoolean();
   private final AtomicLong skewMillis = new AtomicLong();
-  private final AtomicLong renewCalls = new AtomicLong();
   private final AtomicReference<Lease> lastGranted = new AtomicReference<>();
 
   /** The coordinator the faults are injected in front of. */
@@ -40,11 +39,6 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   public FaultyCoordinator skew(Duration skew) {
     skewMillis.set(skew.toMillis());
     return this;
-  }
-
-  /** How many renewals were asked for, failed or not. */
-  public long renewCalls() {
-    return renewCalls.get();
   }
 
   /** The lease of the last acquisition or renewal that succeeded, as the coordinator answered. */
@@ -72,7 +66,6 @@ public final class FaultyCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease renew(Lease lease, LeaseTerms terms) {
-    renewCalls.incrementAndGet();
     if (failRenewals.get()) {
       throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
     }

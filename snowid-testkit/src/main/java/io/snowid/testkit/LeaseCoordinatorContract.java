@@ -124,15 +124,21 @@ public abstract class LeaseCoordinatorContract {
     assertThat(ids).allMatch(id -> id >= 0 && id < 16);
   }
 
+  /**
+   * The message names the namespace and its size, the size as a word of its own (e.g. "all 4 node
+   * ids of namespace orders are held"): a 4 inside a longer word, such as a namespace or an
+   * instance, does not count.
+   */
   @Test
-  void acquire_namespaceExhausted_throwsNamingItsSize() {
+  void acquire_namespaceExhausted_throwsNamingNamespaceAndSize() {
     LeaseCoordinator c = open();
     for (int i = 0; i < 4; i++) {
       acquire(c, 4, "holder-" + i);
     }
     assertThatThrownBy(() -> acquire(open(), 4, "one-too-many"))
         .isInstanceOf(NodeIdUnavailableException.class)
-        .hasMessageContaining("4");
+        .hasMessageContaining(namespace)
+        .hasMessageFindingMatch("\\b4\\b");
   }
 
   @Test
