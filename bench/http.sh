@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load test of `snowid serve` on loopback with wrk, against a hello-world handler on the same stack
-# (same Jetty connector, configuration and response writer: `serve --hello`) as the ceiling.
+# (same Jetty, connector, configuration and response writing: bench/HelloServer.java, run as a
+# single source file on snowid.jar's class path) as the ceiling.
 # Measures GET /id, GET /ids?count=1000 and GET /hello; appends req/s, IDs/s and p50/p99 latency to
 # BENCHMARKS.md under "## HTTP service".
 #
@@ -39,7 +40,7 @@ trap cleanup EXIT
 
 java -jar "$jar" serve --port "$id_port" --node "file:$tmp/leases" >"$tmp/id.log" 2>&1 &
 pids+=($!)
-java -jar "$jar" serve --hello --port "$hello_port" >"$tmp/hello.log" 2>&1 &
+java -cp "$jar" "$root/bench/HelloServer.java" "$hello_port" >"$tmp/hello.log" 2>&1 &
 pids+=($!)
 for port in "$id_port" "$hello_port"; do
   for _ in $(seq 1 100); do
@@ -139,7 +140,7 @@ if [[ -z "${NO_WRITE:-}" ]]; then
       echo
       echo "\`snowid serve\` under load on loopback, measured by \`bench/http.sh\` with"
       echo "[wrk](https://github.com/wg/wrk) (Debian package \`wrk\`). The ceiling is a hello-world"
-      echo "handler on the same Jetty 12 stack (\`snowid serve --hello\`), run in the same script."
+      echo "handler on the same Jetty 12 stack (\`bench/HelloServer.java\`), run in the same script."
       echo
     } >>"$file"
   fi

@@ -108,6 +108,42 @@ public final class DecodedId {
     return Long.hashCode(id) * 31 + layout.hashCode();
   }
 
+  /**
+   * The JSON form, as {@code snowid decode --json} and {@code GET /decode/{id}} print it: {@code
+   * {"id":"…","timestamp":"…","fields":{…},"sequence":N}}. The ID is a string (unsigned for a
+   * 64-bit layout), because JavaScript would round it as a number; the timestamp is ISO-8601 UTC;
+   * the fields are in {@link #fields()} order.
+   */
+  public String toJson() {
+    StringBuilder sb = new StringBuilder(128).append("{\"id\":\"");
+    sb.append(layout.totalBits() == 64 ? Long.toUnsignedString(id) : Long.toString(id));
+    sb.append("\",\"timestamp\":\"").append(instant()).append("\",\"fields\":{");
+    boolean first = true;
+    for (Map.Entry<String, Long> e : fields().entrySet()) {
+      if (!first) {
+        sb.append(',');
+      }
+      first = false;
+      quote(sb, e.getKey()).append(':').append(e.getValue().longValue());
+    }
+    return sb.append("},\"sequence\":").append(sequence).append('}').toString();
+  }
+
+  private static StringBuilder quote(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20) {
+        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"');
+  }
+
   /** For example {@code 1541815603606036480 = 2022-08-28T17:16:59.380Z worker=1 sequence=0}. */
   @Override
   public String toString() {

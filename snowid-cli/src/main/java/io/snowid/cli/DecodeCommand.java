@@ -3,8 +3,6 @@ package io.snowid.cli;
 import io.snowid.DecodedId;
 import io.snowid.Layout;
 import io.snowid.codec.IdCodec;
-import io.snowid.server.DecodedJson;
-import io.snowid.server.IdForms;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +42,13 @@ final class DecodeCommand extends SnowIdSubcommand {
     List<DecodedId> decoded = new ArrayList<>();
     for (String text : ids) {
       String t = text.trim();
-      IdCodec codec = given != null ? given : IdForms.detect(t);
+      IdCodec codec = given != null ? given : IdCodec.detect(t);
       decoded.add(l.decode(codec.decode(t)));
     }
     PrintWriter out = out();
     if (json) {
       for (DecodedId d : decoded) {
-        out.println(DecodedJson.of(d));
+        out.println(d.toJson());
       }
     } else {
       table(l, decoded).print(out);

@@ -1,56 +1,28 @@
 package io.snowid.cli;
 
-import java.io.PrintWriter;
-import java.util.logging.ConsoleHandler;
-import java.util.logging.Formatter;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-
 /**
- * The core logs through {@code System.Logger}, that is java.util.logging here: one line per record
- * on stderr, {@code snowid: WARNING: …}. Commands that print IDs show warnings only, {@code serve}
- * and {@code --verbose} show informational lines too.
+ * One logging stack for the whole command: everything logs through SLF4J to slf4j-simple, one line
+ * per record on stderr, configured by the one file {@code simplelogger.properties}. Jetty and the
+ * server use SLF4J directly; the core and this command use {@code System.Logger}, which
+ * slf4j-jdk-platform-logging routes to SLF4J. Commands that print IDs show snowid's warnings only,
+ * {@code serve} and {@code --verbose} its informational lines too.
  */
 final class Logs {
+  /** The level of every {@code io.snowid} logger (the core's {@code io.snowid.node}, …). */
+  static final String SNOWID_LEVEL = "org.slf4j.simpleLogger.log.io.snowid";
+
+  /** A level given with {@code -D} on the command line wins. */
+  private static final boolean GIVEN = System.getProperty(SNOWID_LEVEL) != null;
+
   private Logs() {}
 
+  /**
+   * Sets snowid's level. slf4j-simple reads a logger's level when the logger is made, so this runs
+   * before the command makes its generator or server, whose classes make theirs.
+   */
   static void configure(boolean informational) {
-    Logger root = Logger.getLogger("");
-    Level level = informational ? Level.INFO : Level.WARNING;
-    root.setLevel(level);
-    boolean found = false;
-    for (Handler h : root.getHandlers()) {
-      if (h instanceof ConsoleHandler) {
-        h.setFormatter(new OneLine());
-        h.setLevel(level);
-        found = true;
-      }
-    }
-    if (!found) {
-      ConsoleHandler h = new ConsoleHandler();
-      h.setFormatter(new OneLine());
-      h.setLevel(level);
-      root.addHandler(h);
-    }
-  }
-
-  private static final class OneLine extends Formatter {
-    @Override
-    public String format(LogRecord r) {
-      String message = formatMessage(r).replaceAll("\\s*\\R\\s*", " ");
-      StringBuilder sb = new StringBuilder("snowid: ");
-      if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-        sb.append(r.getLevel().getName()).append(": ");
-      }
-      sb.append(message).append(System.lineSeparator());
-      if (r.getThrown() != null && Logger.getLogger("").isLoggable(Level.FINE)) {
-        java.io.StringWriter w = new java.io.StringWriter();
-        r.getThrown().printStackTrace(new PrintWriter(w));
-        sb.append(w);
-      }
-      return sb.toString();
+    if (!GIVEN) {
+      System.setProperty(SNOWID_LEVEL, informational ? "info" : "warn");
     }
   }
 }

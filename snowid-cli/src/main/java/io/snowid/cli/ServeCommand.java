@@ -1,5 +1,7 @@
 package io.snowid.cli;
 
+import io.snowid.InvalidSettingException;
+import io.snowid.Snowflake;
 import io.snowid.server.ServerConfig;
 import io.snowid.server.SnowIdServer;
 import java.time.Duration;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Option;
     versionProvider = VersionProvider.class,
     description = {
       "Serve IDs over HTTP: GET /id, /ids?count=N, /decode/{id}, /health, /metrics.",
-      "Stops gracefully on SIGTERM: requests in flight finish, then the node lease is released."
+      "Stops gracefully on SIGTERM or Ctrl-C: requests in flight finish, then the node lease is"
+          + " released. Exit code 0, or 1 if --stop-timeout cut requests off."
     })
 final class ServeCommand extends SnowIdSubcommand {
   @Option(
@@ -55,41 +58,47 @@ final class ServeCommand extends SnowIdSubcommand {
               + " default ${DEFAULT-VALUE}).")
   int stopTimeout;
 
-  @Option(
-      names = "--hello",
-      hidden = true,
-      description = "Serve 'hello' on every path instead of IDs: the ceiling for bench/http.sh.")
-  boolean hello;
-
-  private volatile SnowIdServer server;
+  private volatile ServeShutdown shutdown;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() {
     if (stopTimeout < 0 || stopTimeout > 600) {
-      throw new io.snowid.InvalidSettingException("stop-timeout", stopTimeout, "0..600 seconds");
+      throw new InvalidSettingException("stop-timeout", stopTimeout, "0..600 seconds");
     }
     ServerConfig config =
         ServerConfig.defaults()
             .withBind(bind.trim())
             .withPort(port)
-            .withLayout(layout.get().spec())
+            .withLayout(layout.get())
             .withNode(node.get())
             .withToken(token)
-            .withStopTimeout(Duration.ofSeconds(stopTimeout))
-            .withHelloWorld(hello);
+            .withStopTimeout(Duration.ofSeconds(stopTimeout));
     Logs.configure(true);
-    SnowIdServer s = SnowIdServer.start(config).stopOnShutdown();
-    Signals.onTerminate(s::stop); // stop in order: requests in flight, then the lease
-    server = s;
-    out().println("snowid serving on " + s.uri() + (hello ? " (hello world)" : ""));
+    // This command owns the server, the generator and its lease; ServeShutdown stops them in turn.
+    Snowflake generator =
+        Snowflake.builder().layout(config.layout()).nodeSource(config.node()).build();
+    ServeShutdown s = new ServeShutdown(generator);
+    s.install();
+    SnowIdServer server;
+    try {
+      server = SnowIdServer.start(config, generator);
+    } catch (RuntimeException e) {
+      s.stop();
+      s.uninstall();
+      throw e;
+    }
+    s.serving(server);
+    shutdown = s;
+    out().println("snowid serving on " + server.uri());
     out().flush();
-    s.join();
-    return 0;
+    int code = s.awaitStopped();
+    s.uninstall();
+    return code;
   }
 
-  /** Stops the server started by {@link #call()}; for tests. */
+  /** Stops the service started by {@link #call()}, as the shutdown hook would; for tests. */
   void stop() {
-    SnowIdServer s = server;
+    ServeShutdown s = shutdown;
     if (s != null) {
       s.stop();
     }

@@ -35,6 +35,12 @@ import picocli.CommandLine.Spec;
       AutoComplete.GenerateCompletion.class
     })
 public final class SnowIdCommand implements Runnable {
+  /**
+   * Set by {@link #main}: the process and its exit code are the command's. Run inside another
+   * program ({@link #execute}), a command leaves the exit to it.
+   */
+  static volatile boolean ownsProcess;
+
   @Spec CommandSpec spec;
 
   /** Without a command: the usage help. */
@@ -44,7 +50,7 @@ public final class SnowIdCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    Signals.owned = true;
+    ownsProcess = true;
     Charset cs = Charset.defaultCharset();
     PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, cs)));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, cs), true);

@@ -2,6 +2,9 @@ package io.snowid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -106,6 +109,15 @@ class DecodeCommandTest {
     assertThat(r.out()).isEmpty();
     assertThat(r.errLines()).hasSize(1);
     assertThat(r.err()).startsWith("snowid: ");
+  }
+
+  @Test
+  void decodeCommand_usesNothingOfTheServerModule() throws IOException {
+    try (InputStream in = DecodeCommand.class.getResourceAsStream("DecodeCommand.class")) {
+      String constants = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+
+      assertThat(constants).contains("io/snowid/codec/IdCodec").doesNotContain("io/snowid/server");
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.snowid.codec;
 
+import io.snowid.InvalidIdException;
 import io.snowid.InvalidSettingException;
 import java.util.List;
 import java.util.Locale;
@@ -117,5 +118,22 @@ public interface IdCodec {
   /** The names of all codecs, in a stable order. */
   static List<String> names() {
     return Codecs.NAMES;
+  }
+
+  /**
+   * The one text form that reads {@code text}, for input whose form is not given.
+   *
+   * <p>All digits is {@code decimal}. Otherwise every form except {@code base62-legacy} (only ever
+   * read when asked for) tries to decode the text; if exactly one can, that is the form. If several
+   * can, the one whose own output is exactly the text wins: canonical {@code base32} is upper case,
+   * {@code base36} lower case. Anything else is ambiguous: 11 letters and digits, for example, read
+   * as both {@code base62} and {@code base64url}, and the caller has to say which.
+   *
+   * @throws InvalidIdException if no form reads the text, or several do (the message names them);
+   *     an all-digits text that is no decimal ID (a leading zero, above 2^64&minus;1) gets the
+   *     decimal codec's {@link IdFormatException}
+   */
+  static IdCodec detect(String text) {
+    return FormDetection.detect(text);
   }
 }

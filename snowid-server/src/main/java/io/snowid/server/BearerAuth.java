@@ -29,10 +29,6 @@ final class BearerAuth {
     return true;
   }
 
-  boolean enabled() {
-    return expected != null;
-  }
-
   boolean allows(Request request) {
     if (expected == null) {
       return true;

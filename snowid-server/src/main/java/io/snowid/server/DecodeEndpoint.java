@@ -33,8 +33,8 @@ final class DecodeEndpoint {
     }
     Layout l = query.get("layout") == null ? layout : Layout.preset(query.get("layout"));
     String format = query.get("format");
-    IdCodec codec = format == null ? IdForms.detect(text) : IdCodec.named(format);
+    IdCodec codec = format == null ? IdCodec.detect(text) : IdCodec.named(format);
     DecodedId d = l.decode(codec.decode(text));
-    return Replies.json(response, callback, 200, DecodedJson.of(d));
+    return Replies.json(response, callback, 200, d.toJson());
   }
 }

@@ -6,6 +6,7 @@ import io.snowid.InvalidSettingException;
 import io.snowid.LayoutExpiredException;
 import io.snowid.Snowflake;
 import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseWindowExceededException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpMethod;
@@ -18,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks the token, routes by path, allows only GET, turns exceptions into JSON errors (400 for bad
- * input, 503 while IDs cannot be issued, 500 with no detail for anything else) and times every
- * request.
+ * input, a batch too large for the lease included; 503 while IDs cannot be issued; 500 with no
+ * detail for anything else) and times every request.
  */
 final class Router extends Handler.Abstract.NonBlocking {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
@@ -78,7 +79,7 @@ final class Router extends Handler.Abstract.NonBlocking {
       status = dispatch(endpoint, path, request, response, callback);
     } catch (HttpError e) {
       status = Replies.error(response, callback, e.status(), e.getMessage());
-    } catch (InvalidSettingException | InvalidIdException e) {
+    } catch (InvalidSettingException | InvalidIdException | LeaseWindowExceededException e) {
       status = Replies.error(response, callback, 400, e.getMessage());
     } catch (LeaseLostException e) {
       status =

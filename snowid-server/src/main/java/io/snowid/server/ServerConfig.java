@@ -11,21 +11,14 @@ import java.time.Duration;
  *
  * @param bind the address to listen on; {@code 127.0.0.1} unless told otherwise
  * @param port the TCP port; 0 picks a free one (see {@link SnowIdServer#port()})
- * @param layout a preset name or a layout spec
- * @param node where the node values come from: {@code auto}, {@code static:…} or a lease URI
+ * @param layout the layout of the IDs issued, and of those {@code GET /decode} reads by default
+ * @param node where the node values come from, as {@link io.snowid.Snowflake.Builder#nodeSource}
+ *     takes it: {@code auto}, {@code static:…} or a lease URI
  * @param token the bearer token every request must carry, or null for none
  * @param stopTimeout how long a graceful stop waits for requests in flight
- * @param helloWorld serve a constant {@code hello} on every path instead of IDs: the ceiling that
- *     {@code bench/http.sh} compares {@code GET /id} with, on the same stack
  */
 public record ServerConfig(
-    String bind,
-    int port,
-    String layout,
-    String node,
-    String token,
-    Duration stopTimeout,
-    boolean helloWorld) {
+    String bind, int port, Layout layout, String node, String token, Duration stopTimeout) {
 
   /** The largest {@code count} of {@code GET /ids}. */
   public static final int MAX_COUNT = 100_000;
@@ -37,8 +30,8 @@ public record ServerConfig(
     if (port < 0 || port > 65_535) {
       throw new InvalidSettingException("port", port, "0..65535");
     }
-    if (layout == null || layout.isBlank()) {
-      throw new InvalidSettingException("layout", layout, "a preset " + Layout.presetNames());
+    if (layout == null) {
+      throw new InvalidSettingException("layout", null, "a Layout");
     }
     if (node == null || node.isBlank()) {
       throw new InvalidSettingException("node", node, "auto, static:…, file:DIR or a lease URI");
@@ -62,41 +55,36 @@ public record ServerConfig(
     return new ServerConfig(
         "127.0.0.1",
         8080,
-        "twitter",
+        Layout.twitter(),
         LeaseCoordinators.DEFAULT_FILE_URI,
         null,
-        Duration.ofSeconds(10),
-        false);
+        Duration.ofSeconds(10));
   }
 
   public ServerConfig withBind(String value) {
-    return new ServerConfig(value, port, layout, node, token, stopTimeout, helloWorld);
+    return new ServerConfig(value, port, layout, node, token, stopTimeout);
   }
 
   public ServerConfig withPort(int value) {
-    return new ServerConfig(bind, value, layout, node, token, stopTimeout, helloWorld);
+    return new ServerConfig(bind, value, layout, node, token, stopTimeout);
   }
 
-  public ServerConfig withLayout(String value) {
-    return new ServerConfig(bind, port, value, node, token, stopTimeout, helloWorld);
+  public ServerConfig withLayout(Layout value) {
+    return new ServerConfig(bind, port, value, node, token, stopTimeout);
   }
 
   public ServerConfig withNode(String value) {
-    return new ServerConfig(bind, port, layout, value, token, stopTimeout, helloWorld);
+    return new ServerConfig(bind, port, layout, value, token, stopTimeout);
   }
 
   /** The bearer token; null or blank for none. */
   public ServerConfig withToken(String value) {
     String t = value == null || value.isBlank() ? null : value;
-    return new ServerConfig(bind, port, layout, node, t, stopTimeout, helloWorld);
+    return new ServerConfig(bind, port, layout, node, t, stopTimeout);
   }
 
   public ServerConfig withStopTimeout(Duration value) {
-    return new ServerConfig(bind, port, layout, node, token, value, helloWorld);
-  }
-
-  public ServerConfig withHelloWorld(boolean value) {
-    return new ServerConfig(bind, port, layout, node, token, stopTimeout, value);
+    return new ServerConfig(bind, port, layout, node, token, value);
   }
 
   /** Never prints the token. */
@@ -107,14 +95,13 @@ public record ServerConfig(
         + ", port="
         + port
         + ", layout="
-        + layout
+        + layout.spec()
         + ", node="
         + node
         + ", token="
         + (token == null ? "none" : "(set)")
         + ", stopTimeout="
         + stopTimeout
-        + (helloWorld ? ", helloWorld" : "")
         + "]";
   }
 }

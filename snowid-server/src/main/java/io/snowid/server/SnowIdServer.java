@@ -1,17 +1,19 @@
 package io.snowid.server;
 
-import io.snowid.Layout;
+import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.Snowflake;
 import java.io.IOException;
 import java.net.URI;
-import java.util.concurrent.CountDownLatch;
-import org.eclipse.jetty.server.Handler;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.component.Graceful;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>{@link #stop()} is graceful: the connector stops accepting, requests in flight finish (up to
- * {@link ServerConfig#stopTimeout()}), and only then is the generator closed, which releases its
- * node lease.
+ * <p>The server installs no JVM shutdown hook, and neither does Jetty here: whoever starts it owns
+ * it and stops it, usually the program's own shutdown hook ({@code snowid serve} has one). {@link
+ * #stop()} is graceful: the connector stops accepting, requests in flight finish (up to {@link
+ * ServerConfig#stopTimeout()}), and only then is a generator the server built itself closed, which
+ * releases its node lease.
  */
 public final class SnowIdServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SnowIdServer.class);
@@ -38,11 +42,12 @@ public final class SnowIdServer implements AutoCloseable {
   private final ServerConfig config;
   private final Server jetty;
   private final ServerConnector connector;
+  private final GracefulHandler graceful;
   private final Snowflake generator;
   private final boolean ownsGenerator;
   private final ServiceMetrics metrics;
-  private final CountDownLatch stopped = new CountDownLatch(1);
-  private boolean stopping;
+  private volatile URI servedAt; // null until started
+  private Boolean drained; // the outcome of stop(); null until it ran (guarded by this)
 
   private SnowIdServer(ServerConfig config, Snowflake generator, boolean ownsGenerator) {
     this.config = config;
@@ -60,18 +65,13 @@ public final class SnowIdServer implements AutoCloseable {
     connector.setPort(config.port());
     connector.setIdleTimeout(30_000);
     jetty.addConnector(connector);
-    Handler handler;
-    if (generator == null) {
-      this.metrics = null;
-      handler = new HelloHandler();
-    } else {
-      this.metrics = new ServiceMetrics(generator);
-      handler = new Router(generator, new BearerAuth(config.token()), metrics);
-    }
-    jetty.setHandler(new GracefulHandler(handler));
+    this.metrics = new ServiceMetrics(generator);
+    this.graceful =
+        new GracefulHandler(new Router(generator, new BearerAuth(config.token()), metrics));
+    jetty.setHandler(graceful);
     jetty.setErrorHandler(new JsonErrorHandler());
-    jetty.setStopTimeout(config.stopTimeout().toMillis());
-    jetty.setStopAtShutdown(false); // stopOnShutdown() orders the stop before the lease release
+    jetty.setStopTimeout(0); // stop() drains first: Jetty's own stop closes what is left at once
+    jetty.setStopAtShutdown(false); // no hook of Jetty's either: the owner stops the server
   }
 
   /**
@@ -82,16 +82,10 @@ public final class SnowIdServer implements AutoCloseable {
    * @throws SnowIdException if the node id cannot be had or the port cannot be bound
    */
   public static SnowIdServer start(ServerConfig config) {
-    if (config.helloWorld()) {
-      return start(new SnowIdServer(config, null, false));
-    }
     Snowflake generator =
-        Snowflake.builder()
-            .layout(Layout.preset(config.layout()))
-            .nodeSource(config.node())
-            .build();
+        Snowflake.builder().layout(config.layout()).nodeSource(config.node()).build();
     try {
-      return start(new SnowIdServer(config, generator, true));
+      return start(config, generator, true);
     } catch (RuntimeException e) {
       generator.close();
       throw e;
@@ -100,34 +94,29 @@ public final class SnowIdServer implements AutoCloseable {
 
   /**
    * Serves an existing generator; the config's layout and node are not used, and {@link #stop()}
-   * leaves the generator open (its owner closes it).
+   * leaves the generator open: its owner closes it, after stopping the server.
    */
   public static SnowIdServer start(ServerConfig config, Snowflake generator) {
     if (generator == null) {
-      throw new io.snowid.InvalidSettingException("generator", null, "a Snowflake");
+      throw new InvalidSettingException("generator", null, "a Snowflake");
     }
     return start(config, generator, false);
   }
 
   /** Serves {@code generator}; closes it after stopping when {@code owns}. */
   static SnowIdServer start(ServerConfig config, Snowflake generator, boolean owns) {
-    return start(new SnowIdServer(config, generator, owns));
-  }
-
-  private static SnowIdServer start(SnowIdServer server) {
+    SnowIdServer server = new SnowIdServer(config, generator, owns);
     try {
       server.jetty.start();
     } catch (Exception e) {
       server.stop();
-      String where = server.config.bind() + ":" + server.config.port();
       String why = e instanceof IOException && e.getCause() != null ? e.getCause().toString() : "";
+      String where = config.bind() + ":" + config.port();
       throw new SnowIdException(
           "cannot serve on " + where + ": " + e.getMessage() + (why.isEmpty() ? "" : " " + why), e);
     }
-    LOG.info(
-        "snowid serving on {} ({})",
-        server.uri(),
-        server.generator == null ? "hello world" : server.generator.nodeStatus().source());
+    server.servedAt = server.uri();
+    LOG.info("snowid serving on {} ({})", server.servedAt, generator.nodeStatus().source());
     return server;
   }
 
@@ -142,51 +131,75 @@ public final class SnowIdServer implements AutoCloseable {
     return URI.create("http://" + host + ":" + port() + "/");
   }
 
-  /** The generator served; null for the hello-world server. */
+  /** The generator served. */
   public Snowflake generator() {
     return generator;
   }
 
-  /** Stops gracefully when the JVM is asked to exit (SIGTERM, Ctrl-C). */
-  public SnowIdServer stopOnShutdown() {
-    Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "snowid-server-stop"));
-    return this;
-  }
-
-  /** Blocks until {@link #stop()} has finished, the generator closed included. */
-  public void join() throws InterruptedException {
-    stopped.await();
-  }
-
+  /** Whether {@link #stop()} began: requests are no longer taken. */
   boolean isStopping() {
-    return jetty.isStopping() || jetty.isStopped();
+    return graceful.isShutdown() || jetty.isStopping() || jetty.isStopped();
   }
 
   /**
-   * Stops accepting, lets requests in flight finish (up to the stop timeout), then closes the
-   * generator if this server built it. Idempotent.
+   * Stops gracefully: stops accepting, lets requests in flight finish for up to the stop timeout,
+   * then closes the generator if this server built it, whether or not they all finished.
+   * Idempotent: a later call (from any thread) waits for the first one and returns its outcome.
+   *
+   * @return true if every request in flight finished; false if the stop timeout cut some off or
+   *     stopping the HTTP server failed
    */
-  public void stop() {
-    synchronized (this) {
-      if (stopping) {
-        return;
-      }
-      stopping = true;
+  public synchronized boolean stop() {
+    if (drained != null) {
+      return drained;
     }
+    boolean ok = false;
     try {
+      ok = drain();
       jetty.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ok = false;
+      LOG.warn("stopping the HTTP server was interrupted");
     } catch (Exception e) {
+      ok = false;
       LOG.warn("stopping the HTTP server failed: {}", e.toString());
     } finally {
-      if (metrics != null) {
-        metrics.close();
-      }
+      drained = ok;
+      metrics.close();
       if (ownsGenerator) {
         generator.close();
       }
-      LOG.info("snowid stopped");
-      stopped.countDown();
     }
+    if (servedAt == null) {
+      return ok; // start failed; its exception tells why
+    }
+    if (ok) {
+      LOG.info("snowid stopped serving on {}", servedAt);
+    } else {
+      LOG.warn(
+          "snowid stopped serving on {}: requests still in flight after the stop timeout of {}"
+              + " were cut off",
+          servedAt,
+          config.stopTimeout());
+    }
+    return ok;
+  }
+
+  /**
+   * Stops accepting connections and requests, and waits up to the stop timeout for the requests in
+   * flight; true if none is left. Idle keep-alive connections do not count: Jetty closes them after
+   * its shutdown idle timeout, or its stop does.
+   */
+  private boolean drain() throws InterruptedException {
+    try {
+      Graceful.shutdown(jetty).get(config.stopTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      // requests still in flight, or idle connections not closed yet: the count below tells
+    } catch (ExecutionException e) {
+      LOG.warn("waiting for requests in flight failed: {}", e.getCause().toString());
+    }
+    return graceful.getCurrentRequestCount() == 0;
   }
 
   @Override

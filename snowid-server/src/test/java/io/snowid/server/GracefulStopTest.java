@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** stop() lets a request in flight finish, and only then closes the generator (its lease). */
+/**
+ * stop() lets a request in flight finish, and only then closes the generator (its lease); a stop
+ * that times out closes it all the same and says so.
+ */
 class GracefulStopTest {
   @TempDir Path leases;
 
@@ -43,24 +46,17 @@ class GracefulStopTest {
     }
   }
 
-  @Test
-  void stop_requestInFlight_finishesItThenClosesTheGenerator() throws Exception {
-    GatedClock gated = new GatedClock();
-    AtomicBoolean heldWhileInFlight = new AtomicBoolean();
-    CompletableFuture<HttpResponse<String>> response = new CompletableFuture<>();
-    Snowflake generator =
-        Snowflake.builder()
-            .timeSource(TimeSource.monotonic(gated.clock))
-            .nodeSource("file:" + leases)
-            .build();
-    SnowIdServer server =
-        SnowIdServer.start(
-            ServerConfig.defaults().withPort(0).withStopTimeout(Duration.ofSeconds(30)),
-            generator,
-            true);
-    Http http = new Http(server);
+  private Snowflake generator(GatedClock gated) {
+    return Snowflake.builder()
+        .timeSource(TimeSource.monotonic(gated.clock))
+        .nodeSource("file:" + leases)
+        .build();
+  }
 
-    // 10000 IDs need three milliseconds of a frozen clock: the request parks at the gate.
+  /** 10000 IDs need three milliseconds of a frozen clock: the request parks at the gate. */
+  private static CompletableFuture<HttpResponse<String>> inFlight(SnowIdServer server) {
+    Http http = new Http(server);
+    CompletableFuture<HttpResponse<String>> response = new CompletableFuture<>();
     new Thread(
             () -> {
               try {
@@ -70,19 +66,83 @@ class GracefulStopTest {
               }
             })
         .start();
+    return response;
+  }
+
+  @Test
+  void stop_requestInFlight_finishesItThenClosesTheGenerator() throws Exception {
+    GatedClock gated = new GatedClock();
+    Snowflake generator = generator(gated);
+    SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults().withPort(0).withStopTimeout(Duration.ofSeconds(30)),
+            generator,
+            true);
+    CompletableFuture<HttpResponse<String>> response = inFlight(server);
     await().atMost(Duration.ofSeconds(30)).untilTrue(gated.parked);
-    CompletableFuture<Void> stopped = CompletableFuture.runAsync(server::stop);
+
+    CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(server::stop);
     await().atMost(Duration.ofSeconds(30)).until(server::isStopping);
-    heldWhileInFlight.set(generator.nodeStatus().held());
+    boolean heldWhileInFlight = generator.nodeStatus().held();
     gated.gate.countDown();
 
     HttpResponse<String> r = response.get(30, TimeUnit.SECONDS);
-    stopped.get(30, TimeUnit.SECONDS);
-
+    assertThat(stopped.get(30, TimeUnit.SECONDS)).as("drained").isTrue();
     assertThat(heldWhileInFlight).isTrue();
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body().lines()).hasSize(10_000).doesNotHaveDuplicates();
     assertThat(generator.nodeStatus().held()).isFalse();
     assertThat(generator.nodeStatus().detail()).isEqualTo("released");
+    assertThat(server.stop()).as("a second stop returns the first one's outcome").isTrue();
+  }
+
+  @Test
+  void stop_requestOutlastsTheStopTimeout_returnsFalseAndStillClosesTheGenerator()
+      throws Exception {
+    GatedClock gated = new GatedClock();
+    Snowflake generator = generator(gated);
+    SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults().withPort(0).withStopTimeout(Duration.ofMillis(500)),
+            generator,
+            true);
+    CompletableFuture<HttpResponse<String>> response = inFlight(server);
+    await().atMost(Duration.ofSeconds(30)).untilTrue(gated.parked);
+
+    try {
+      boolean drained = server.stop();
+
+      assertThat(drained).isFalse();
+      assertThat(generator.nodeStatus().held()).isFalse();
+      assertThat(generator.nodeStatus().detail()).isEqualTo("released");
+    } finally {
+      gated.gate.countDown();
+    }
+    assertThat(response).failsWithin(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void stop_idleKeepAliveConnection_doesNotCountAsCutOff() {
+    SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withNode("static:worker=1,datacenter=1")
+                .withStopTimeout(Duration.ofMillis(200)));
+    // The client keeps its connection open after the answer, idle.
+    assertThat(new Http(server).get("id").statusCode()).isEqualTo(200);
+
+    assertThat(server.stop()).isTrue();
+  }
+
+  @Test
+  void stop_callersGenerator_staysOpenForItsOwner() {
+    try (Snowflake generator = Snowflake.builder().nodeSource("file:" + leases).build()) {
+      SnowIdServer server = SnowIdServer.start(ServerConfig.defaults().withPort(0), generator);
+
+      assertThat(server.stop()).isTrue();
+      assertThat(generator.nodeStatus().held()).isTrue();
+      assertThat(generator.nextId()).isPositive();
+    }
   }
 }

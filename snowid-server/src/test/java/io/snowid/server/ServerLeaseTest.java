@@ -2,6 +2,7 @@ package io.snowid.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.Layout;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,26 @@ class ServerLeaseTest {
       assertThat(id.body()).contains("lease is not held").doesNotContain("Exception");
       assertThat(http.get("ids?count=3").statusCode()).isEqualTo(503);
       assertThat(http.get("metrics").body()).contains("snowid_lease_held 0.0");
+    }
+  }
+
+  @Test
+  void ids_batchLongerThanTheLeaseCovers_returns400SayingSo() {
+    Layout slow = Layout.parse("time=41,worker=10,sequence=2,epoch=2024-01-01T00:00:00Z");
+    try (SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withLayout(slow)
+                .withNode("file:" + leases + "?ttl=2s"))) {
+      HttpResponse<String> r = new Http(server).get("ids?count=100000");
+
+      assertThat(r.statusCode()).isEqualTo(400);
+      assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+      assertThat(r.body())
+          .startsWith("{\"error\":\"a batch of 100000 IDs spans 25000 ms of ID time")
+          .contains("ask for fewer IDs at a time");
+      assertThat(new Http(server).get("ids?count=1000").statusCode()).isEqualTo(200);
     }
   }
 

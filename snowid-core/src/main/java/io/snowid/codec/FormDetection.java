@@ -1,21 +1,12 @@
-package io.snowid.server;
+package io.snowid.codec;
 
 import io.snowid.InvalidIdException;
-import io.snowid.codec.IdCodec;
-import io.snowid.codec.IdFormatException;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Tells which text form an ID is written in, when only one form can read it.
- *
- * <p>All digits is {@code decimal}. Otherwise every form (except {@code base62-legacy}, which is
- * only ever read when asked for) tries to decode the text; if exactly one can, that is the form. If
- * several can, the one whose own output is exactly the text wins (canonical {@code base32} is upper
- * case, {@code base36} lower case). Anything else is ambiguous: {@code 11} letters and digits, for
- * example, read as both {@code base62} and {@code base64url}, and the caller has to say which.
- */
-public final class IdForms {
+/** {@link IdCodec#detect}: which text form reads an ID, when only one does. */
+final class FormDetection {
+  /** Every form but {@code base62-legacy}, which is only ever read when asked for. */
   private static final List<IdCodec> DETECTED =
       List.of(
           IdCodec.DECIMAL,
@@ -26,14 +17,11 @@ public final class IdForms {
           IdCodec.BASE62,
           IdCodec.BASE64URL);
 
-  private IdForms() {}
+  private static final int QUOTED = 40;
 
-  /**
-   * The one form that reads {@code text}.
-   *
-   * @throws InvalidIdException if no form reads it, or several do (the message lists them)
-   */
-  public static IdCodec detect(String text) {
+  private FormDetection() {}
+
+  static IdCodec detect(String text) {
     if (text == null || text.isEmpty()) {
       throw new InvalidIdException(String.valueOf(text), "empty");
     }
@@ -71,7 +59,7 @@ public final class IdForms {
         throw decimalError;
       }
       throw new InvalidIdException(
-          Query.shorten(text),
+          shorten(text),
           "not an id in any text form: expected decimal (1-20 digits), hex (16), base32 (13),"
               + " base32check (14), base36 (13), base62 (11) or base64url (11)");
     }
@@ -103,5 +91,10 @@ public final class IdForms {
       }
     }
     return true;
+  }
+
+  /** Input quoted in a message, cut to a readable length. */
+  private static String shorten(String s) {
+    return s.length() <= QUOTED ? s : s.substring(0, QUOTED) + "…";
   }
 }
