@@ -88,6 +88,12 @@ class LeaseDirectoryTamperTest {
     Files.move(copy, root);
   }
 
+  private static void signal(String name, Process p) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).isZero();
+  }
+
   @Test
   void snowIdNext_leaseDirectoryDeletedThenReplacedUnderRunningHolders_noDuplicates()
       throws Exception {
@@ -97,10 +103,14 @@ class LeaseDirectoryTamperTest {
     processes.add(a);
     String nodeOfA = awaitReady(a);
 
+    // Stopped, the holder cannot notice the deletion before the newcomer takes its worker; when it
+    // resumes it must notice before issuing anything the newcomer could issue.
+    signal("STOP", a);
     deleteTree(leases());
     Process b = start("b", 6_000);
     processes.add(b);
     String nodeOfB = awaitReady(b);
+    signal("CONT", a);
     // the newcomer got the very worker the holder had: the directory forgot it
     assertThat(nodeOfB).isEqualTo(nodeOfA);
 
