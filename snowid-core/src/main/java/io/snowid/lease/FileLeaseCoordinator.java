@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -68,7 +69,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * returns: a crash leaves the old record or the new one, and a power cut cannot lose a
    * high-water mark the holder was told is recorded.
    */
-  private static final System.Logger LOG = System.getLogger("io.snowid.node");
+  private static final System.Logger LOG = System.getLogger("io.snowid.lease");
 
   /** Channels that must never be closed: they may refer to a file this JVM holds. */
   private static final List<FileChannel> QUARANTINE =
@@ -136,18 +137,31 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     return new FileLeaseCoordinator(LeaseDirectory.open(Paths.get(raw)));
   }
 
+  /**
+   * What this acquisition learned of the namespace from every record it could read, held or not: a
+   * newcomer that must wait out an unknown holder starts after all of it.
+   */
+  private static final class NamespaceView {
+    long highWater = Long.MIN_VALUE;
+    long ttlMillis;
+
+    void saw(LeaseRecord r) {
+      highWater = Math.max(highWater, r.highWater());
+      ttlMillis = Math.max(ttlMillis, r.ttlMillis());
+    }
+  }
+
   @Override
   public Lease acquire(AcquireRequest request) {
     String namespace = request.namespace();
     long size = request.size();
-    String instance = request.instance();
-    long localNowMillis = request.terms().localNowMillis();
     Path nsDir = LeaseDirectory.namespace(dir, namespace);
+    NamespaceView view = new NamespaceView();
     Candidate best = null;
     try {
       TreeSet<Long> existing = existingIds(nsDir, size);
       for (long id : existing) {
-        Candidate c = probe(nsDir, id, instance, localNowMillis);
+        Candidate c = probe(nsDir, id, request, view);
         if (c == null) {
           continue;
         }
@@ -168,7 +182,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         if (best != null && best.id() < id) {
           break; // an existing id that needs the same wait, and is lower
         }
-        Candidate c = create(nsDir, id, instance, localNowMillis);
+        Candidate c = create(nsDir, id);
         if (c != null) {
           abandon(best);
           best = c;
@@ -180,7 +194,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
       Candidate taken = best;
       best = null;
-      return take(taken, request);
+      return take(taken, request, view);
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
     } finally {
@@ -206,7 +220,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   /** Locks an existing lease file and judges its record; null if the id is not free. */
-  private Candidate probe(Path nsDir, long id, String instance, long now) throws IOException {
+  private Candidate probe(Path nsDir, long id, AcquireRequest request, NamespaceView view)
+      throws IOException {
     Path path = nsDir.resolve(id + ".lease");
     BasicFileAttributes before;
     try {
@@ -215,7 +230,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       return null;
     }
     if (!before.isRegularFile()) {
-      LOG.log(Level.WARNING, "skipping node id {0}: {1} is not a regular file", id, path);
+      LOG.log(Level.WARNING, "skipping node id {0}: {1} is not a regular file", str(id), path);
       return null;
     }
     String key = keyOf(before, path);
@@ -234,45 +249,65 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       ProcessFileClaims.release(key, path.toString());
       throw e;
     }
-    return lockAndJudge(ch, path, key, id, instance, now);
+    return lockAndJudge(ch, path, key, id, request, view);
   }
 
-  /** Creates the lease file of an id that has none, and locks it; null if another process won. */
-  private Candidate create(Path nsDir, long id, String instance, long now) throws IOException {
+  /**
+   * Creates the lease file of an id that has none, locked before it appears at its path: a
+   * temporary file is created, locked and then linked to the path, which fails if the path exists.
+   * So the file this call locks is the file at the path, with no moment in between. Null if another
+   * process won.
+   */
+  private static Candidate create(Path nsDir, long id) throws IOException {
     Path path = nsDir.resolve(id + ".lease");
-    FileChannel ch;
-    try {
-      ch =
-          path.getFileSystem().supportedFileAttributeViews().contains("posix")
-              ? FileChannel.open(
-                  path,
-                  CREATE_NEW,
-                  PosixFilePermissions.asFileAttribute(
-                      PosixFilePermissions.fromString("rw-r--r--")))
-              : FileChannel.open(path, CREATE_NEW);
-    } catch (FileAlreadyExistsException e) {
-      return probe(nsDir, id, instance, now); // created meanwhile by another process
-    }
+    Path temp = nsDir.resolve("." + id + "." + UUID.randomUUID() + ".new");
+    FileChannel ch =
+        temp.getFileSystem().supportedFileAttributeViews().contains("posix")
+            ? FileChannel.open(
+                temp,
+                CREATE_NEW,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")))
+            : FileChannel.open(temp, CREATE_NEW);
     // A new file cannot be held by this JVM, so this channel is safe to close whatever happens.
-    String key;
+    String key = null;
+    boolean keep = false;
     try {
       key =
           keyOf(
-              Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
-              path);
-    } catch (NoSuchFileException e) {
-      ch.close();
-      return null;
+              Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
+              temp);
+      if (!ProcessFileClaims.claim(key, path.toString())) {
+        return null;
+      }
+      FileLock lock = ch.tryLock();
+      if (lock == null) {
+        return null;
+      }
+      try {
+        Files.createLink(path, temp);
+      } catch (FileAlreadyExistsException e) {
+        return null; // created meanwhile by another process: the next call probes it
+      } catch (UnsupportedOperationException e) {
+        Files.move(temp, path); // a file system without hard links: no atomic way, the next best
+      }
+      keep = true;
+      return new Candidate(id, path, key, ch, lock, null, true, false);
+    } finally {
+      Files.deleteIfExists(temp);
+      if (!keep) {
+        try {
+          ch.close();
+        } finally {
+          if (key != null) {
+            ProcessFileClaims.release(key, path.toString());
+          }
+        }
+      }
     }
-    if (!ProcessFileClaims.claim(key, path.toString())) {
-      ch.close();
-      return null;
-    }
-    return lockAndJudge(ch, path, key, id, instance, now);
   }
 
   private Candidate lockAndJudge(
-      FileChannel ch, Path path, String key, long id, String instance, long now)
+      FileChannel ch, Path path, String key, long id, AcquireRequest request, NamespaceView view)
       throws IOException {
     boolean keep = false;
     try {
@@ -301,9 +336,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         return null;
       }
       if (lock == null) {
-        return null; // held by another process
+        seeHeld(ch, view); // held by another process: its record still bounds a newcomer's start
+        return null;
       }
-      Candidate c = judge(ch, lock, path, key, id, instance, now);
+      Candidate c = judge(ch, lock, path, key, id, request, view);
       if (c == null) {
         lock.release();
         return null;
@@ -321,10 +357,29 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
+  /** Reads the record of a file another process holds, for its high-water mark and lease time. */
+  private static void seeHeld(FileChannel ch, NamespaceView view) throws IOException {
+    try {
+      LeaseRecord r = read(ch);
+      if (r != null) {
+        view.saw(r);
+      }
+    } catch (LeaseRecord.DamagedException e) {
+      // being written, or damaged: its holder rewrites it; nothing to learn from it
+    }
+  }
+
   /** Decides, for a file this call has locked, whether its record lets the id be taken. */
   private static Candidate judge(
-      FileChannel ch, FileLock lock, Path path, String key, long id, String instance, long now)
+      FileChannel ch,
+      FileLock lock,
+      Path path,
+      String key,
+      long id,
+      AcquireRequest request,
+      NamespaceView view)
       throws IOException {
+    long now = request.terms().localNowMillis();
     LeaseRecord r;
     try {
       r = read(ch);
@@ -332,7 +387,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       LOG.log(
           Level.WARNING,
           "node id {0}: lease record {1} is damaged ({2}); taking it over after one lease time",
-          id,
+          str(id),
           path,
           e.getMessage());
       return new Candidate(id, path, key, ch, lock, null, true, false);
@@ -345,57 +400,78 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           Level.WARNING,
           "node id {0} counts as taken: {1} was written by a newer snowid (record version {2},"
               + " this one reads up to {3})",
-          id,
+          str(id),
           path,
-          r.version(),
-          LeaseRecord.VERSION);
+          str(r.version()),
+          str(LeaseRecord.VERSION));
       return null;
     }
-    boolean mine = instance.equals(r.instance());
-    if (r.isReleased()) {
-      return new Candidate(id, path, key, ch, lock, r, false, mine);
-    }
+    view.saw(r);
+    boolean mine = request.instance().equals(r.instance());
     HolderProcess.Liveness holder =
-        ownProcess(r) ? HolderProcess.Liveness.DEAD : HolderProcess.of(r);
-    if (holder == HolderProcess.Liveness.DEAD) {
+        HolderProcess.isThisProcess(r)
+            ? ProcessFileClaims.isLiveToken(r.token())
+                ? HolderProcess.Liveness.ALIVE
+                : HolderProcess.Liveness.DEAD // left by a coordinator closed without release
+            : HolderProcess.of(r);
+    boolean expired = now > r.expiresAt();
+    if (!r.isReleased() && holder == HolderProcess.Liveness.ALIVE && !expired) {
+      LOG.log(
+          Level.WARNING,
+          "node id {0} counts as taken: {1} names a live holder (pid {2}, instance {3}) whose"
+              + " lease has not expired, but the file is not locked: it was replaced, or something"
+              + " inside that process opened and closed it, which drops the lock",
+          str(id),
+          path,
+          str(r.pid()),
+          r.instance());
+      return null;
+    }
+    if (!writtenBySnowid(path, r)) {
+      // Copied, restored or moved here by something else: what it says may be stale (a backup
+      // of a released record under a running holder). Wait out whoever may hold the id.
+      return new Candidate(id, path, key, ch, lock, r, true, mine);
+    }
+    if (r.isReleased() || holder == HolderProcess.Liveness.DEAD) {
       return new Candidate(id, path, key, ch, lock, r, false, mine);
     }
-    if (now > r.expiresAt()) {
+    if (expired) {
       // A holder that may be alive but stopped renewing: it fenced itself at its deadline. Wait
       // one lease time, so that if it is alive and renews after all, one of the two sees the
       // other's token before either issues an ID under the same node id.
       return new Candidate(id, path, key, ch, lock, r, true, mine);
     }
-    if (holder == HolderProcess.Liveness.ALIVE) {
-      LOG.log(
-          Level.WARNING,
-          "node id {0} counts as taken: {1} is not locked, but its holder (pid {2}, instance {3})"
-              + " is alive and renewing; something inside that process opened and closed the"
-              + " lease file, which drops its lock",
-          id,
-          path,
-          r.pid(),
-          r.instance());
-    }
     return null;
   }
 
+  /** How late the file's change time may be after the record's own time: a slow disk's write. */
+  private static final long WRITE_SLACK_MILLIS = 1_000;
+
   /**
-   * A record of this very process whose file this JVM has not claimed: left by a coordinator that
-   * was closed without releasing (a live holder in this JVM would have claimed the file).
+   * Whether the file at the path is as snowid last wrote it: its change time (set by the kernel at
+   * every write, rename, copy or permission change, and impossible to set back) is not later than
+   * the time written in the record. Unknown on a file system without it: then assumed not.
    */
-  private static boolean ownProcess(LeaseRecord r) {
-    return r.pid() == HolderProcess.pid()
-        && r.pidNamespace().equals(HolderProcess.pidNamespace())
-        && r.host().equals(HolderProcess.host())
-        && r.processStart() == HolderProcess.start();
+  private static boolean writtenBySnowid(Path path, LeaseRecord r) throws IOException {
+    if (r.writtenAt() < 0 || !path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+      return false;
+    }
+    FileTime changed = (FileTime) Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+    return changed.toMillis() <= r.writtenAt() + WRITE_SLACK_MILLIS;
   }
 
-  private Lease take(Candidate c, AcquireRequest request) throws IOException {
+  private Lease take(Candidate c, AcquireRequest request, NamespaceView view) throws IOException {
     LeaseTerms terms = request.terms();
     long now = terms.localNowMillis();
     long previous = c.previous() == null ? Long.MIN_VALUE : c.previous().highWater();
-    long startAfter = c.mustWait() ? Math.max(previous, terms.expiresAtMillis()) : previous;
+    long startAfter = previous;
+    if (c.mustWait()) {
+      // After whoever may hold the id: one lease time (the longest any record of the namespace
+      // names), and after every high-water mark of the namespace, since a holder whose record was
+      // lost may run on a clock as far ahead as any other holder's.
+      long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
+      startAfter = Math.max(Math.max(previous, view.highWater), now + wait);
+    }
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
         new LeaseRecord(
@@ -403,9 +479,12 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             request.instance(),
             token,
             HolderProcess.host(),
+            HolderProcess.bootId(),
             HolderProcess.pid(),
             HolderProcess.pidNamespace(),
-            HolderProcess.start(),
+            HolderProcess.startTicks(),
+            terms.ttl().toMillis(),
+            System.currentTimeMillis(),
             startAfter,
             Math.max(startAfter, terms.mayIssueUntilMillis()),
             terms.expiresAtMillis());
@@ -415,6 +494,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       abandon(c);
       throw e;
     }
+    ProcessFileClaims.liveToken(token, c.path().toString());
     held.put(token, new Held(c.channel(), c.lock(), c.path(), c.key(), record));
     return new Lease(
         request.namespace(),
@@ -424,6 +504,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         now,
         terms.expiresAtMillis(),
         startAfter);
+  }
+
+  /** Numbers for log messages, which MessageFormat would group ("28,667"). */
+  private static String str(long n) {
+    return Long.toString(n);
   }
 
   /** Closes a candidate that is not taken (dropping its lock) and gives up its claim. */
@@ -464,23 +549,17 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         }
         if (lost == null) {
           LeaseRecord next =
-              new LeaseRecord(
-                  LeaseRecord.VERSION,
-                  h.record.instance(),
-                  h.record.token(),
-                  h.record.host(),
-                  h.record.pid(),
-                  h.record.pidNamespace(),
-                  h.record.processStart(),
-                  h.record.base(),
+              h.record.renewed(
                   Math.max(h.record.highWater(), terms.mayIssueUntilMillis()),
-                  terms.expiresAtMillis());
+                  terms.expiresAtMillis(),
+                  System.currentTimeMillis());
           write(h.channel, next);
           h.record = next;
           lost = lostBecause(h); // replaced while this write went to the old file
         }
         if (lost != null) {
-          LOG.log(Level.WARNING, "snowid lease of node id {0} lost: {1}", lease.nodeId(), lost);
+          LOG.log(
+              Level.WARNING, "snowid lease of node id {0} lost: {1}", str(lease.nodeId()), lost);
           drop(lease.token(), h);
           throw new LeaseTakenException(lease.namespace(), lease.nodeId(), lost);
         }
@@ -537,6 +616,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   private void drop(String token, Held h) {
     held.remove(token, h);
+    ProcessFileClaims.endToken(token);
     try {
       h.channel.close();
     } catch (IOException e) {
@@ -559,7 +639,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           if (onDisk == null || onDisk.token().equals(lease.token())) {
             // A holder that releases is fenced and knows exactly what it issued: that replaces its
             // own promises, so a graceful restart does not wait out the promised deadline.
-            write(h.channel, h.record.released(Math.max(h.record.base(), issuedUpToMillis)));
+            write(
+                h.channel,
+                h.record.released(
+                    Math.max(h.record.base(), issuedUpToMillis), System.currentTimeMillis()));
           }
         }
       } catch (IOException e) {

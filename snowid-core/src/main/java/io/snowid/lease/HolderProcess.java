@@ -2,18 +2,30 @@ package io.snowid.lease;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Instant;
-import java.util.Optional;
 
 /**
  * Who a lease record's holder is, and whether that process is provably still alive or provably
- * gone. A pid means something only inside its PID namespace (every container's first process is pid
- * 1), so a verdict is given only when the record's namespace is this process's; otherwise the
- * answer is {@link Liveness#UNKNOWN} and the record's expiry decides.
+ * gone. Judged only on Linux, only for a record written on this host, from the kernel's own
+ * identities; anything else is {@link Liveness#UNKNOWN} and the record's expiry decides.
  */
 final class HolderProcess {
+  /*
+   * A process is named by (host, boot id, PID namespace, pid, start time in clock ticks since
+   * boot), all read from /proc:
+   *
+   * - a pid means something only inside its PID namespace (every container's first process is
+   *   pid 1), and every Linux host's first PID namespace has the same inode number, hence the host
+   *   name too (a directory can be shared by several hosts over NFS);
+   * - the boot id changes at every boot: a record of another boot of this host names a process
+   *   that is gone;
+   * - the start time tells a reused pid apart. It is the raw field of /proc/<pid>/stat, not
+   *   ProcessHandle's startInstant(): that one adds the boot time, which moves with every step of
+   *   the wall clock, so a JVM started after a step would see every older process "start" at
+   *   another time and judge it dead.
+   */
   enum Liveness {
     ALIVE,
     DEAD,
@@ -22,8 +34,8 @@ final class HolderProcess {
 
   private static final long PID = ProcessHandle.current().pid();
   private static final String PID_NAMESPACE = readPidNamespace();
-  private static final long START =
-      ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
+  private static final String BOOT_ID = readBootId();
+  private static final long START_TICKS = startTicks(PID);
   private static final String HOST = readHostName();
 
   private HolderProcess() {}
@@ -36,45 +48,87 @@ final class HolderProcess {
     return PID_NAMESPACE;
   }
 
-  static long start() {
-    return START;
+  static String bootId() {
+    return BOOT_ID;
+  }
+
+  static long startTicks() {
+    return START_TICKS;
   }
 
   static String host() {
     return HOST;
   }
 
-  /** Whether the process a record names still runs, judged only within this PID namespace. */
+  /** Whether the record names this very process. */
+  static boolean isThisProcess(LeaseRecord r) {
+    return r.pid() == PID
+        && r.startTicks() == START_TICKS
+        && r.bootId().equals(BOOT_ID)
+        && r.pidNamespace().equals(PID_NAMESPACE)
+        && r.host().equals(HOST);
+  }
+
+  /** Whether the process a record names still runs. */
   static Liveness of(LeaseRecord r) {
-    // The host too: every Linux host's first PID namespace has the same inode number, and a
-    // directory may be shared by several hosts (NFS).
     if (r.pid() <= 0
-        || r.pidNamespace().isEmpty()
-        || !r.pidNamespace().equals(PID_NAMESPACE)
+        || r.startTicks() < 0
+        || BOOT_ID.isEmpty()
+        || r.bootId().isEmpty()
+        || HOST.isEmpty()
         || !r.host().equals(HOST)) {
       return Liveness.UNKNOWN;
     }
-    Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
-    if (p.isEmpty() || !p.get().isAlive()) {
-      return Liveness.DEAD;
+    if (!r.bootId().equals(BOOT_ID)) {
+      return Liveness.DEAD; // this host rebooted since: every process of that boot is gone
     }
-    Optional<Instant> started = p.get().info().startInstant();
-    if (r.processStart() < 0 || started.isEmpty()) {
+    if (PID_NAMESPACE.isEmpty() || !r.pidNamespace().equals(PID_NAMESPACE)) {
       return Liveness.UNKNOWN;
     }
-    // The same pid, started at another time: the pid was reused by a new process. Start times are
-    // reported to 10 ms (clock ticks) and may be rounded differently by the two readers.
-    return Math.abs(started.get().toEpochMilli() - r.processStart()) <= 1_000
-        ? Liveness.ALIVE
-        : Liveness.DEAD;
+    long started = startTicks(r.pid());
+    if (started == -2) {
+      return Liveness.DEAD; // no such process
+    }
+    if (started < 0) {
+      return Liveness.UNKNOWN;
+    }
+    return started == r.startTicks() ? Liveness.ALIVE : Liveness.DEAD; // else: a reused pid
   }
 
+  /**
+   * Field 22 of {@code /proc/<pid>/stat}: the start time in clock ticks since boot; -2 if there is
+   * no such process, -1 if it cannot be read.
+   */
+  static long startTicks(long pid) {
+    try {
+      String stat = Files.readString(Paths.get("/proc", Long.toString(pid), "stat"));
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so count from the last ')'
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+      return Long.parseLong(fields[22 - 3]);
+    } catch (NoSuchFileException e) {
+      return Files.isDirectory(Paths.get("/proc/self")) ? -2 : -1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static String readBootId() {
+    try {
+      return Files.readString(Paths.get("/proc/sys/kernel/random/boot_id")).trim();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** The kernel's host name (the UTS namespace's): no DNS, the same for every process here. */
   private static String readHostName() {
-    String host = System.getenv("HOSTNAME");
-    if (host == null || host.isBlank()) {
+    String host;
+    try {
+      host = Files.readString(Paths.get("/proc/sys/kernel/hostname")).trim();
+    } catch (IOException | RuntimeException e) {
       try {
         host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.io.IOException e) {
+      } catch (IOException unknown) {
         host = "";
       }
     }

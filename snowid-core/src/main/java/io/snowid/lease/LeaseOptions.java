@@ -32,7 +32,7 @@ public record LeaseOptions(
     String instance,
     List<String> fields,
     Duration renewEvery) {
-  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
+  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
   static final String KEYS = "namespace, ttl, skew, startWait, instance, fields, renew";
 
@@ -124,14 +124,15 @@ public record LeaseOptions(
   static Duration duration(String key, String value, Duration min, Duration max) {
     Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
     if (!m.matches()) {
-      throw new InvalidSettingException(key, value, "a duration like 500ms, 10s or 1m");
+      throw new InvalidSettingException(key, value, "a duration like 500ms, 10s, 1m or 1h");
     }
     long n = Long.parseLong(m.group(1));
     Duration d =
         switch (m.group(2)) {
           case "ms" -> Duration.ofMillis(n);
           case "s" -> Duration.ofSeconds(n);
-          default -> Duration.ofMinutes(n);
+          case "m" -> Duration.ofMinutes(n);
+          default -> Duration.ofHours(n);
         };
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
       throw new InvalidSettingException(

@@ -14,11 +14,18 @@ import java.util.zip.CRC32;
  *     before the format had a version line
  * @param instance the holder's identity, for stable reuse across restarts
  * @param token the holder's random lease token; empty once released
- * @param host the holder's host name, for operators
+ * @param host the holder's host name
+ * @param bootId the holder host's boot id ({@code /proc/sys/kernel/random/boot_id}); empty if
+ *     unknown
  * @param pid the holder's process id; -1 if unknown
  * @param pidNamespace the holder's PID namespace ({@code pid:[4026531836]} on Linux); empty if
  *     unknown. A pid identifies a process only within its namespace.
- * @param processStart the holder process's start, Unix ms; -1 if unknown (tells a reused pid apart)
+ * @param startTicks the holder process's start in clock ticks since boot; -1 if unknown (tells a
+ *     reused pid apart)
+ * @param ttlMillis the holder's lease time: a newcomer that must wait out a holder waits the
+ *     longest it finds
+ * @param writtenAt the wall clock when the record was written (Unix ms): a file whose change time
+ *     is later was put there by something other than snowid (a copy, a restore, a move)
  * @param base the high-water mark left by previous holders (Unix ms of ID time)
  * @param highWater {@code base} raised by what this holder promised it may issue
  * @param expiresAt when the lease ends unless renewed, by the holder's clock (Unix ms)
@@ -28,9 +35,12 @@ record LeaseRecord(
     String instance,
     String token,
     String host,
+    String bootId,
     long pid,
     String pidNamespace,
-    long processStart,
+    long startTicks,
+    long ttlMillis,
+    long writtenAt,
     long base,
     long highWater,
     long expiresAt) {
@@ -39,7 +49,8 @@ record LeaseRecord(
    * a comment to exactly SIZE bytes and written in place as one positioned write, so a process
    * killed mid-write leaves the old record or the new one. The keys of version 1 (instance, token,
    * base, highWater, expiresAt) keep their meaning, so a snowid of version 1 still reads the
-   * high-water mark of a version 2 record; version 2 adds the holder's process identity. A reader
+   * high-water mark of a version 2 record; version 2 adds the holder's process identity, its lease
+   * time and when the record was written. A reader
    * that meets a version above its own does not guess: the id counts as taken.
    */
   static final int VERSION = 2;
@@ -58,10 +69,40 @@ record LeaseRecord(
     }
   }
 
-  /** The record of a released id: no holder, only the high-water mark. */
-  LeaseRecord released(long highWaterMillis) {
+  /** The record of a released id: no holder, only the high-water mark and the lease time. */
+  LeaseRecord released(long highWaterMillis, long nowWall) {
     return new LeaseRecord(
-        VERSION, instance, "", host, -1, "", -1, highWaterMillis, highWaterMillis, NONE);
+        VERSION,
+        instance,
+        "",
+        host,
+        "",
+        -1,
+        "",
+        -1,
+        ttlMillis,
+        nowWall,
+        highWaterMillis,
+        highWaterMillis,
+        NONE);
+  }
+
+  /** This record, renewed: a later expiry and high-water mark, written now. */
+  LeaseRecord renewed(long highWaterMillis, long expiresAtMillis, long nowWall) {
+    return new LeaseRecord(
+        VERSION,
+        instance,
+        token,
+        host,
+        bootId,
+        pid,
+        pidNamespace,
+        startTicks,
+        ttlMillis,
+        nowWall,
+        base,
+        highWaterMillis,
+        expiresAtMillis);
   }
 
   boolean isReleased() {
@@ -99,9 +140,12 @@ record LeaseRecord(
         p.getProperty("instance", ""),
         p.getProperty("token", ""),
         p.getProperty("host", ""),
+        p.getProperty("bootId", ""),
         number(p, "pid", -1),
         p.getProperty("pidNamespace", ""),
-        number(p, "processStart", -1),
+        number(p, "startTicks", -1),
+        number(p, "ttl", 0),
+        number(p, "writtenAt", -1),
         number(p, "base", NONE),
         number(p, "highWater", NONE),
         number(p, "expiresAt", NONE));
@@ -134,12 +178,18 @@ record LeaseRecord(
             + token
             + "\nhost="
             + host
+            + "\nbootId="
+            + bootId
             + "\npid="
             + pid
             + "\npidNamespace="
             + pidNamespace
-            + "\nprocessStart="
-            + processStart
+            + "\nstartTicks="
+            + startTicks
+            + "\nttl="
+            + ttlMillis
+            + "\nwrittenAt="
+            + writtenAt
             + "\nbase="
             + base
             + "\nhighWater="

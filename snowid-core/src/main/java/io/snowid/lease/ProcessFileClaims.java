@@ -29,12 +29,30 @@ final class ProcessFileClaims {
    * leaves the id alone.
    */
   private static final String PREFIX = "io.snowid.lease.open.";
+  private static final String TOKENS = "io.snowid.lease.token.";
 
   private ProcessFileClaims() {}
 
   /** Claims a file for this JVM; false if some copy of snowid in it has claimed it already. */
   static boolean claim(Object fileKey, String path) {
     return System.getProperties().putIfAbsent(PREFIX + fileKey, path) == null;
+  }
+
+  /**
+   * Marks a lease token as held by a live holder in this JVM (any copy of snowid), until {@link
+   * #endToken}: a record of this process that names it is not a leftover.
+   */
+  static void liveToken(String token, String path) {
+    System.getProperties().put(TOKENS + token, path);
+  }
+
+  static void endToken(String token) {
+    System.getProperties().remove(TOKENS + token);
+  }
+
+  /** Whether a holder in this JVM holds the lease with this token. */
+  static boolean isLiveToken(String token) {
+    return System.getProperties().containsKey(TOKENS + token);
   }
 
   /** Gives up a claim made with the same key and path. */

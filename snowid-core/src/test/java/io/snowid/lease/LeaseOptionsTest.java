@@ -59,6 +59,16 @@ class LeaseOptionsTest {
             InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo(option));
   }
 
+  // Review F17: ttl=1h, the documented maximum, was rejected ("a duration like 500ms, 10s or 1m").
+  @Test
+  void parse_ttlInHours_isRead() {
+    assertThat(LeaseOptions.parse("file:/x?ttl=1h", Duration.ofSeconds(2)).ttl())
+        .isEqualTo(Duration.ofHours(1));
+    assertThatThrownBy(() -> LeaseOptions.parse("file:/x?ttl=2h", Duration.ofSeconds(2)))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("ttl");
+  }
+
   @Test
   void open_fileWithUnknownOption_isRejected() {
     assertThatThrownBy(() -> LeaseCoordinators.open("file:/tmp/x?color=blue"))

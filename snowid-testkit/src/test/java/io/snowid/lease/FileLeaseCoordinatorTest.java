@@ -224,7 +224,19 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.release(l, 2_000);
     LeaseRecord future =
         new LeaseRecord(
-            LeaseRecord.VERSION + 1, "x", "", "h", -1, "", -1, 2_000, 2_000, Long.MIN_VALUE);
+            LeaseRecord.VERSION + 1,
+            "x",
+            "",
+            "h",
+            "",
+            -1,
+            "",
+            -1,
+            2_000,
+            System.currentTimeMillis(),
+            2_000,
+            2_000,
+            Long.MIN_VALUE);
     Files.write(file(l), future.bytes());
 
     assertThatThrownBy(
@@ -236,36 +248,50 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Records written before the format had a version (snowid 0.1 as of 2c92f3f) are still read.
+  // Records written before the format had a version (snowid 0.1 as of 2c92f3f) are still read: the
+  // high-water mark is kept. Such a record cannot say when it was written, so the newcomer also
+  // waits one lease time.
   @Test
   void acquire_recordOfVersionOne_keepsItsHighWaterMark() throws Exception {
     LeaseCoordinator c = newCoordinator();
     Path ns = dir.resolve(namespace);
     Files.createDirectories(ns);
-    Files.writeString(ns.resolve("0.lease"), VERSION_ONE_RELEASED);
+    long now = now();
+    Files.writeString(ns.resolve("0.lease"), versionOneReleased(now + 60_000));
 
-    Lease l =
-        c.acquire(
-            new AcquireRequest(namespace, 1, "svc", new LeaseTerms(TTL, now(), now() + 1_000)));
+    Lease l = c.acquire(new AcquireRequest(namespace, 1, "svc", new LeaseTerms(TTL, now, now)));
 
-    assertThat(l.highWaterMillis()).isEqualTo(1_763_800_000_000L);
+    assertThat(l.nodeId()).isZero();
+    assertThat(l.highWaterMillis()).isEqualTo(now + 60_000);
     c.close();
   }
 
-  /** A released record exactly as snowid 0.1 (commit 2c92f3f) wrote it. */
-  static final String VERSION_ONE_RELEASED;
+  @Test
+  void versionOneReleased_isTheRecordSnowid01Wrote() {
+    // the bytes of a record written by 2c92f3f's FileLeaseCoordinator.write (instance svc,
+    // released at 1763800000000)
+    assertThat(versionOneReleased(1_763_800_000_000L))
+        .startsWith(
+            "instance=svc\ntoken=\nbase=1763800000000\nhighWater=1763800000000\n"
+                + "expiresAt=-9223372036854775808\ncrc=")
+        .hasSize(256);
+  }
 
-  static {
+  /** A released record exactly as snowid 0.1 (commit 2c92f3f) wrote it. */
+  static String versionOneReleased(long highWater) {
     String text =
-        "instance=svc\ntoken=\nbase=1763800000000\nhighWater=1763800000000\n"
-            + "expiresAt=-9223372036854775808\n";
+        "instance=svc\ntoken=\nbase="
+            + highWater
+            + "\nhighWater="
+            + highWater
+            + "\nexpiresAt=-9223372036854775808\n";
     java.util.zip.CRC32 crc = new java.util.zip.CRC32();
     crc.update(text.getBytes(StandardCharsets.UTF_8));
     StringBuilder sb = new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
     while (sb.length() < 255) {
       sb.append(' ');
     }
-    VERSION_ONE_RELEASED = sb.append('\n').toString();
+    return sb.append('\n').toString();
   }
 
   @Test
@@ -280,9 +306,12 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
             "pod",
             "t0k3n",
             "other-host",
+            "boot",
             1,
             "pid:[1]",
-            now - 60_000,
+            42,
+            2_000,
+            System.currentTimeMillis(),
             now,
             now + 1_000,
             now + 60_000);
@@ -298,6 +327,116 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
         c.acquire(
             new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now + 61_000, now + 62_000)));
     assertThat(l.highWaterMillis()).isEqualTo(now + 61_000 + TTL.toMillis());
+    c.close();
+  }
+
+  /** A record as snowid writes it, for a test to plant: released unless a token is given. */
+  private static LeaseRecord record(
+      String token, long ttlMillis, long writtenAt, long highWater, long expiresAt) {
+    return new LeaseRecord(
+        LeaseRecord.VERSION,
+        "planted",
+        token,
+        "other-host",
+        "",
+        -1,
+        "",
+        -1,
+        ttlMillis,
+        writtenAt,
+        highWater,
+        highWater,
+        expiresAt);
+  }
+
+  // Review F2: a backup of a released record, restored under a running holder, let a newcomer take
+  // the id at once and start after the backup's stale high-water mark.
+  @Test
+  void acquire_releasedRecordPutThereByACopy_waitsOneLeaseTime() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Path ns = Files.createDirectories(dir.resolve(namespace));
+    long now = now();
+    // written by snowid 5 s ago (its time says so), but the file changes now: a restore
+    Files.write(
+        ns.resolve("0.lease"), record("", 2_000, now - 5_000, now - 4_000, Long.MIN_VALUE).bytes());
+
+    Lease l = c.acquire(new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now, now)));
+
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + TTL.toMillis());
+    c.close();
+  }
+
+  @Test
+  void acquire_releasedRecordAsSnowidWroteIt_takenAtOnce() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease first = c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, 0, 0)));
+    long now = now();
+    c.release(first, now - 10);
+
+    Lease l = c.acquire(new AcquireRequest(namespace, 1, "b", new LeaseTerms(TTL, now, now)));
+
+    assertThat(l.highWaterMillis()).isLessThan(now);
+    c.close();
+  }
+
+  // Review F1: a record naming this very process was taken for a leftover of a closed coordinator;
+  // after a restore (a new file nobody in this JVM claimed) a second coordinator of this JVM took a
+  // live holder's id at once.
+  @Test
+  void acquire_recordOfALiveHolderInThisJvmRestoredByACopy_countsTheIdAsTaken() throws Exception {
+    LeaseCoordinator holder = newCoordinator();
+    Lease l =
+        holder.acquire(
+            new AcquireRequest(namespace, 1, "svc", new LeaseTerms(TTL, now(), now() + 1_000)));
+    Path copy = dir.resolve(namespace).resolve("copy.tmp");
+    Files.copy(file(l), copy);
+    Files.move(copy, file(l), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+    LeaseCoordinator neighbour = newCoordinator();
+    assertThatThrownBy(
+            () ->
+                neighbour.acquire(
+                    new AcquireRequest(
+                        namespace, 1, "svc", new LeaseTerms(TTL, now(), now() + 1_000))))
+        .isInstanceOf(NodeIdUnavailableException.class);
+    neighbour.close();
+    holder.close();
+  }
+
+  // Review F5: a newcomer that found no record waited one lease time on its own clock, although
+  // the holder whose record was lost may run on a clock ahead of it (started before a step back);
+  // the other records of the namespace show how far ahead.
+  @Test
+  void acquire_idWithoutRecord_startsAfterEveryHighWaterMarkOfTheNamespace() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Path ns = Files.createDirectories(dir.resolve(namespace));
+    long now = now();
+    Files.write(
+        ns.resolve("0.lease"),
+        record("t0k3n", 2_000, System.currentTimeMillis(), now + 10_000, now + 60_000).bytes());
+
+    Lease l = c.acquire(new AcquireRequest(namespace, 2, "b", new LeaseTerms(TTL, now, now)));
+
+    assertThat(l.nodeId()).isEqualTo(1);
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + 10_000);
+    c.close();
+  }
+
+  // Review F6: a holder with a longer lease time than the newcomer's could still issue after the
+  // newcomer's one-ttl wait; the newcomer waits the longest lease time any record names.
+  @Test
+  void acquire_idWithoutRecordBesideALongerLease_waitsTheLongerLeaseTime() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Path ns = Files.createDirectories(dir.resolve(namespace));
+    long now = now();
+    Files.write(
+        ns.resolve("0.lease"),
+        record("t0k3n", 30_000, System.currentTimeMillis(), now, now + 30_000).bytes());
+
+    Lease l = c.acquire(new AcquireRequest(namespace, 2, "b", new LeaseTerms(TTL, now, now)));
+
+    assertThat(l.nodeId()).isEqualTo(1);
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + 30_000);
     c.close();
   }
 
