@@ -131,7 +131,7 @@ final class TestRedis implements AutoCloseable {
 
   /** The keys of the prefix of a lease URI ({@code …?prefix=P} → {@code {P}…}). */
   List<String> keys(String uri) {
-    String prefix = uri.substring(uri.indexOf("prefix=") + "prefix=".length()).split("&")[0];
+    String prefix = prefixOf(uri);
     return with(
         redis -> {
           List<String> found = new ArrayList<>();
@@ -144,6 +144,24 @@ final class TestRedis implements AutoCloseable {
           } while (!cursor.isFinished());
           return found;
         });
+  }
+
+  /**
+   * Puts the prefix of a lease URI in service, as a registry that has run for an hour: its first
+   * holder does not wait one lease time (RedisLeaseRecoveryTest covers that wait).
+   */
+  void putInService(String uri) {
+    String prefix = prefixOf(uri);
+    with(
+        redis ->
+            redis.set(
+                "{" + prefix + "}:epoch",
+                Long.toString(System.currentTimeMillis() - 3_600_000L),
+                io.lettuce.core.SetArgs.Builder.px(3_600_000L)));
+  }
+
+  private static String prefixOf(String uri) {
+    return uri.substring(uri.indexOf("prefix=") + "prefix=".length()).split("&")[0];
   }
 
   /** Deletes every key of the prefix of a lease URI. */
