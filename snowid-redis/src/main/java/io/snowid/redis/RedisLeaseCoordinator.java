@@ -479,14 +479,15 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
                 ? redis.eval(script.text(), ScriptOutputType.MULTI, keys, args)
                 : redis.evalsha(script.sha(), ScriptOutputType.MULTI, keys, args);
         if (wait > 0) {
-          acks = redis.waitForReplication(wait, bound);
+          // answers by 3/4 of the bound at the latest, leaving time for the answer to arrive
+          acks = redis.waitForReplication(wait, Math.max(1, bound * 3 / 4));
         }
       } catch (RuntimeException e) {
         throw unavailable(script, e);
       }
       try {
         List<Object> values = await(call, deadline, script, bound);
-        long acked = acks == null ? Long.MAX_VALUE : await(acks, deadline, script, bound);
+        long acked = acks == null ? Long.MAX_VALUE : awaitAcks(acks, deadline);
         return new Reply(script, values, acked);
       } catch (RedisNoScriptException e) {
         if (sendText) {
@@ -521,6 +522,21 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       f.cancel(true);
       throw new NodeIdUnavailableException(
           script.name() + " on " + describe() + " was interrupted");
+    }
+  }
+
+  /** How many replicas acknowledged; 0 if the WAIT did not answer in time or failed. */
+  private static long awaitAcks(RedisFuture<Long> acks, long deadline) {
+    try {
+      Long n = acks.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return n == null ? 0 : n;
+    } catch (ExecutionException | TimeoutException e) {
+      acks.cancel(true);
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      acks.cancel(true);
+      return 0;
     }
   }
 

@@ -28,11 +28,13 @@ final class TestRedis implements AutoCloseable {
 
   private final int port;
   private final Path dir;
+  private final List<String> extraArgs;
   private Process server;
 
-  private TestRedis(int port, Path dir) {
+  private TestRedis(int port, Path dir, String... extraArgs) {
     this.port = port;
     this.dir = dir;
+    this.extraArgs = List.of(extraArgs);
   }
 
   static TestRedis shared() {
@@ -40,12 +42,13 @@ final class TestRedis implements AutoCloseable {
   }
 
   /** Starts a private server without persistence: a restart comes back empty. */
-  static TestRedis startPrivate(Path dir) throws IOException, InterruptedException {
+  static TestRedis startPrivate(Path dir, String... extraArgs)
+      throws IOException, InterruptedException {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    TestRedis r = new TestRedis(port, dir);
+    TestRedis r = new TestRedis(port, dir, extraArgs);
     r.start();
     return r;
   }
@@ -68,8 +71,9 @@ final class TestRedis implements AutoCloseable {
       throw new IllegalStateException("the shared server is never started or stopped by a test");
     }
     Files.createDirectories(dir);
-    server =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 "redis-server",
                 "--port",
                 Integer.toString(port),
@@ -80,7 +84,10 @@ final class TestRedis implements AutoCloseable {
                 "--appendonly",
                 "no",
                 "--dir",
-                dir.toString())
+                dir.toString()));
+    command.addAll(extraArgs);
+    server =
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
             .start();
