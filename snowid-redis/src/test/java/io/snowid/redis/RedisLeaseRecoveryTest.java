@@ -251,6 +251,25 @@ class RedisLeaseRecoveryTest {
     assertThat(primary.cli("zcard", "{snowid}:recovery:held")).isEqualTo("0");
   }
 
+  /** redis-sentinel://: the lease lives on the master that Sentinel names. */
+  @Test
+  void acquire_throughSentinel_leasesOnTheMaster() throws Exception {
+    TestRedis master = startRedis("master");
+    master.putInService(master.uri() + "?prefix=snowid");
+    TestRedis sentinel = open(TestRedis.startSentinel(dir.resolve("sentinel"), master));
+    RedisLeaseCoordinator c =
+        open(
+            RedisLeaseCoordinator.open(
+                "redis-sentinel://127.0.0.1:" + sentinel.port() + "?sentinelMasterId=main"));
+
+    Lease l = c.acquire(request("a", 2_000));
+
+    assertThat(c.describe())
+        .isEqualTo("redis-sentinel://127.0.0.1:" + sentinel.port() + "?sentinelMasterId=main");
+    assertThat(master.cli("zcard", "{snowid}:recovery:held")).isEqualTo("1");
+    c.release(l, Long.MIN_VALUE);
+  }
+
   /** Acquires once the replica is in sync (it starts a moment after the primary). */
   private static Lease awaitReplicated(RedisLeaseCoordinator c) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -30,6 +30,7 @@ final class TestRedis implements AutoCloseable {
   private final Path dir;
   private final List<String> extraArgs;
   private Process server;
+  private Path config; // a configuration file to start with (Sentinel needs one)
 
   private TestRedis(int port, Path dir, String... extraArgs) {
     this.port = port;
@@ -53,6 +54,22 @@ final class TestRedis implements AutoCloseable {
     return r;
   }
 
+  /** Starts a private Sentinel that watches {@code master} under the name {@code main}. */
+  static TestRedis startSentinel(Path dir, TestRedis master)
+      throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    Path conf = dir.resolve("sentinel.conf");
+    Files.writeString(conf, "sentinel monitor main 127.0.0.1 " + master.port + " 1\n");
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    TestRedis r = new TestRedis(port, dir, "--sentinel");
+    r.config = conf;
+    r.start();
+    return r;
+  }
+
   int port() {
     return port;
   }
@@ -71,20 +88,22 @@ final class TestRedis implements AutoCloseable {
       throw new IllegalStateException("the shared server is never started or stopped by a test");
     }
     Files.createDirectories(dir);
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "redis-server",
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                dir.toString()));
+    List<String> command = new ArrayList<>(List.of("redis-server"));
+    if (config != null) {
+      command.add(config.toString());
+    }
+    command.addAll(
+        List.of(
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            dir.toString()));
     command.addAll(extraArgs);
     server =
         new ProcessBuilder(command)
@@ -106,11 +125,16 @@ final class TestRedis implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException, InterruptedException {
+  public void close() {
     if (server != null && server.isAlive()) {
       server.destroy();
-      if (!server.waitFor(10, TimeUnit.SECONDS)) {
+      try {
+        if (!server.waitFor(10, TimeUnit.SECONDS)) {
+          server.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
         server.destroyForcibly();
+        Thread.currentThread().interrupt();
       }
     }
   }
