@@ -377,9 +377,11 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       // closing anyway
     }
     try {
-      resources.shutdown(0, 2, TimeUnit.SECONDS);
-    } catch (RuntimeException e) {
-      // closing anyway
+      resources.shutdown(0, 2, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      // closing anyway: its threads end by themselves
     }
   }
 

@@ -80,7 +80,7 @@ final class HolderProcess implements AutoCloseable {
           }
         }
         long left = deadline - System.nanoTime();
-        if (left <= 0 || !process.isAlive() && lines.isEmpty()) {
+        if (left <= 0 || (!process.isAlive() && lines.isEmpty())) {
           throw new AssertionError(
               "no '" + word + "' line within " + within + "; lines " + lines + "; " + stderr());
         }

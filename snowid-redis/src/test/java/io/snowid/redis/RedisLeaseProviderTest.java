@@ -202,7 +202,7 @@ class RedisLeaseProviderTest {
   /** Waits until Redis's own clock passes a time. */
   private void awaitRedisTimePast(long millis) throws Exception {
     while (true) {
-      String[] time = cli("time").split("\\s+");
+      String[] time = cli("time").split("\\s+", -1);
       if (Long.parseLong(time[0]) * 1000 + Long.parseLong(time[1]) / 1000 > millis) {
         return;
       }

@@ -151,7 +151,7 @@ class RedisLeaseRecoveryTest {
       holders.add(open(HolderProcess.start(uri, dir, "holder-" + i)));
     }
     for (HolderProcess h : holders) {
-      h.await("ready", 0, Duration.ofSeconds(120));
+      h.await("ready", 0, Duration.ofMinutes(2));
     }
     Thread.sleep(500);
     int[] before = holders.stream().mapToInt(HolderProcess::lineCount).toArray();
@@ -161,7 +161,7 @@ class RedisLeaseRecoveryTest {
     List<Long> fencedAt = new ArrayList<>();
     for (int i = 0; i < holders.size(); i++) {
       String[] fenced =
-          holders.get(i).await("fenced", before[i], Duration.ofSeconds(60)).text().split(" ", 3);
+          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
       fencedAt.add(Long.parseLong(fenced[1]));
       assertThat(fenced[2]).contains("not renewed in time");
     }
@@ -169,7 +169,7 @@ class RedisLeaseRecoveryTest {
     long restarted = System.currentTimeMillis();
     redis.start();
     for (int i = 0; i < holders.size(); i++) {
-      holders.get(i).await("resumed", before[i], Duration.ofSeconds(60));
+      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
     }
     Thread.sleep(300);
 

@@ -36,7 +36,7 @@ class RedisMultiProcessTest {
     }
     List<String> nodes = new ArrayList<>();
     for (HolderProcess h : holders) {
-      nodes.add(h.await("ready", 0, Duration.ofSeconds(120)).text());
+      nodes.add(h.await("ready", 0, Duration.ofMinutes(2)).text());
     }
     assertThat(nodes).doesNotHaveDuplicates();
 

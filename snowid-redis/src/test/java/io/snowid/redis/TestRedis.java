@@ -145,7 +145,9 @@ final class TestRedis implements AutoCloseable {
         new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", "" + port));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes()).trim();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+            .trim();
     p.waitFor(30, TimeUnit.SECONDS);
     return out;
   }
@@ -192,7 +194,7 @@ final class TestRedis implements AutoCloseable {
   }
 
   private static String prefixOf(String uri) {
-    return uri.substring(uri.indexOf("prefix=") + "prefix=".length()).split("&")[0];
+    return uri.substring(uri.indexOf("prefix=") + "prefix=".length()).split("&", -1)[0];
   }
 
   /** Deletes every key of the prefix of a lease URI. */
