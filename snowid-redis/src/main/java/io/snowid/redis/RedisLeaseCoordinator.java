@@ -98,7 +98,9 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * there is still time for a retry before the deadline of ttl - margin), an acquisition by
    * ttl/2 (its grant counts from before the request, so a later answer would be worth little),
    * a release by a third of the granted time. A call past its bound is cancelled and reported as
-   * unavailable. While the connection is down, Lettuce rejects commands at once instead of
+   * unavailable (an acquisition that Redis did perform but answered too late keeps its id taken
+   * until it expires, one lease time). Connecting, without a Lettuce timeout= option, is bounded
+   * by 5 s. While the connection is down, Lettuce rejects commands at once instead of
    * queueing them (a queued acquisition sent minutes later would take an id nobody uses) and
    * reconnects by itself, every 20 ms to 1 s.
    */

@@ -28,9 +28,10 @@ public final class RedisLeaseProvider implements LeaseCoordinatorProvider {
   }
 
   /**
-   * 10 s: a Redis outage shorter than about 8 s (the lease time less LeaseHolder's margin) does not
-   * stop a holder, and a newcomer after Redis lost its data waits 11 s. Longer rides out longer
-   * failovers at the cost of a longer wait then; renewals cost one small script every third of it.
+   * 10 s: a holder issues on for up to 8 s after its last renewal (the lease time less
+   * LeaseHolder's margin), so a Redis outage of a couple of seconds goes unnoticed; the first
+   * holders after Redis lost its data wait 11 s. Longer rides out longer failovers at the cost of a
+   * longer wait then; renewals cost one small script every third of it.
    */
   @Override
   public Duration defaultTtl() {

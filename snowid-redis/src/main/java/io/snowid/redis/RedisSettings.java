@@ -2,6 +2,7 @@ package io.snowid.redis;
 
 import io.lettuce.core.RedisURI;
 import io.snowid.InvalidSettingException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -104,6 +105,9 @@ record RedisSettings(
           "node",
           scrub(redacted(scheme, location), secrets),
           FORM + " (" + scrub(String.valueOf(e.getMessage()), secrets) + ")");
+    }
+    if (passThrough.stream().noneMatch(p -> p.startsWith("timeout="))) {
+      redisUri.setTimeout(Duration.ofSeconds(5)); // Lettuce's 60 s would bound connecting only
     }
     return new RedisSettings(redisUri, describe(scheme, redisUri, prefix), prefix, wait, secrets);
   }
