@@ -211,7 +211,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     if (settings.waitReplicas() == 0 && replicas != null && !replicas.equals("0")) {
       LOG.log(
           Level.INFO,
-          "Redis at {0} has {1} replicas and leases do not wait for them (wait=0): after a"
+          "Redis at {0} has {1} replica(s) and leases do not wait for them (wait=0): after a"
               + " failover a grant may be lost (README, \"Running a fleet\")",
           describe(),
           replicas);

@@ -13,11 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Latency of the Redis lease calls, one caller, against a Redis (default the local one): what
- * BENCHMARKS.md, "Redis leases", records. Not a test; run it with the module's test class path:
+ * Latency of the Redis lease calls, one caller, against a Redis on 127.0.0.1 (default port 6379),
+ * with extra URI options (e.g. {@code wait=1}): what BENCHMARKS.md, "Redis leases", records. Not a
+ * test; run it with the module's test class path:
  *
  * <pre>
- * java -cp … io.snowid.redis.RedisLeaseLatency [redis://127.0.0.1:6379] [samples]
+ * java -cp … io.snowid.redis.RedisLeaseLatency [PORT [OPTIONS [SAMPLES]]]    e.g. 6379 wait=1 20000
  * </pre>
  *
  * Each row: warm-up, then {@code samples} timed calls (System.nanoTime around the call); median,
@@ -30,10 +31,13 @@ public final class RedisLeaseLatency {
   private RedisLeaseLatency() {}
 
   public static void main(String[] args) throws Exception {
-    String base = args.length > 0 ? args[0] : "redis://127.0.0.1:6379";
-    int samples = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-    String uri = base + "?prefix=" + TestRedis.uniquePrefix();
-    TestRedis.shared().putInService(uri);
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 6379;
+    String options = args.length > 1 ? "&" + args[1] : "";
+    int samples = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
+    String base = "redis://127.0.0.1:" + port;
+    String uri = base + "?prefix=" + TestRedis.uniquePrefix() + options;
+    TestRedis redis = TestRedis.running(port);
+    redis.putInService(uri);
     System.out.printf(
         "%-44s %9s %9s %9s %9s %12s%n",
         "call (1 caller, " + samples + " samples)",
@@ -58,7 +62,7 @@ public final class RedisLeaseLatency {
       // 1,023 of 1,024 held (1,022 + the renewer's): each acquisition takes the last free id
       row("acquire, 1,024 ids, 1,023 held", samples, acquireTimedThenRelease(c, 1024, "newcomer"));
     } finally {
-      TestRedis.shared().deletePrefix(uri);
+      redis.deletePrefix(uri);
     }
   }
 

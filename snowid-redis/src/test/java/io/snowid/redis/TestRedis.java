@@ -42,6 +42,11 @@ final class TestRedis implements AutoCloseable {
     return SHARED;
   }
 
+  /** A server some other process runs, on 127.0.0.1 (never started or stopped from here). */
+  static TestRedis running(int port) {
+    return new TestRedis(port, null);
+  }
+
   /** Starts a private server without persistence: a restart comes back empty. */
   static TestRedis startPrivate(Path dir, String... extraArgs)
       throws IOException, InterruptedException {
