@@ -1,0 +1,555 @@
+package io.snowid.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import io.snowid.InvalidSettingException;
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseTakenException;
+import io.snowid.lease.LeaseTerms;
+import io.snowid.node.NodeIdUnavailableException;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Leases node ids on Redis: one Lua script per acquisition, renewal and release, judged by Redis's
+ * own clock ({@code TIME} inside the script).
+ */
+final class RedisLeaseCoordinator implements LeaseCoordinator {
+  /*
+   * Rationale.
+   *
+   * Keys. Every key of a prefix (default "snowid") shares the hash tag {PREFIX}, so the keys
+   * live in one slot and every script also runs on Redis Cluster (a script may touch the keys of
+   * one slot only). The lease traffic is small (one script per holder every ttl/3), so one shard
+   * carries it easily; in exchange, one epoch key can cover every namespace of the prefix:
+   *
+   *   {P}:NS:ids    hash    id -> "instance token expiresAt highWater base" ("-" for none)
+   *   {P}:NS:held   zset    id -> expiresAt, the ids whose record has a token
+   *   {P}:NS:last   hash    instance -> the id it took last (at most one entry per record)
+   *   {P}:epoch     string  Redis's time when the state of this prefix began
+   *
+   * One round trip per call. Each call is one EVALSHA of a script that reads Redis's TIME, judges
+   * and writes atomically. The SHA-1 is computed here, so the first call is an EVALSHA as well;
+   * a NOSCRIPT answer (a restarted or flushed server, a failover to a replica without the
+   * script) is followed by one EVAL of the text, which runs it and caches it again. With wait=N
+   * the WAIT is pipelined behind the script: still one round trip. Acquisition reads the held
+   * zset once (its expired members are dropped first), so a namespace with 1,023 of 1,024 ids
+   * held answers in one call that walks at most 1,024 entries inside Redis; the instance's last
+   * id (from `last`) is taken when it is free, else the lowest free id.
+   *
+   * Expiry by Redis's clock only. A lease ends at Redis time now + ttl; the holder gets that time
+   * and Redis's `now` back, and LeaseHolder counts its deadline from before it sent the request
+   * (sent + ttl - margin, on its own clock), so it stops before Redis can give the id away
+   * whatever the network delay; its skew check compares Redis's `now` with its own clock at
+   * every call. A renewal of an expired lease that nobody took since succeeds: the token still
+   * names this holder, so no one else can have issued under the id.
+   *
+   * High-water marks. Before answering, acquire and renew raise the id's mark to the holder's
+   * mayIssueUntil; acquire returns the mark before it (base), and the new holder starts after
+   * it. A release replaces the holder's promise by what it really issued, never below base. A
+   * mark is needed only while a holder's clock could still be at or below it: a new holder's
+   * clock is within its allowed skew (at most 1 min) of Redis's, and the mark was written by a
+   * holder within its skew too, so by `ttl + 2 min` after the last write to a namespace every
+   * mark in it is in everyone's past. That is when ids, held and last expire (every write pushes
+   * the expiry forward, never back): nothing of a released or abandoned namespace stays behind.
+   *
+   * A Redis that lost its data. A server restarted without persistence (or flushed, or failed
+   * over to a replica that never saw the writes) has no record of ids that live holders are
+   * still issuing under until their deadlines, at most one lease time later. A record cannot tell
+   * "never used" from "lost", so the prefix has an epoch key, written when it is missing: an id
+   * without a record gets base = epoch + ttl + LOSS_SLACK, i.e. a newcomer waits out one lease
+   * time (plus the default allowed skew of the old holders' clocks) after the state began, and
+   * once that is past, a never-used id is free at once. So only the first holders after a loss
+   * (or of a new prefix) wait; a new namespace in a registry in service does not. The epoch lives
+   * 7 days after the prefix's last call, longer than any record; when it is gone too, the next
+   * holder waits once. An old holder's own renewal then finds no record and no epoch and fences
+   * at once (LeaseTakenException), then acquires again like any newcomer. Deleting or evicting
+   * keys of a namespace by hand while the epoch stays defeats this: noeviction, and hands off.
+   *
+   * What Redis cannot promise. Replication is asynchronous: a replica promoted after a failover
+   * may miss the newest grants while it has the epoch, and hand a held id out again. wait=N
+   * makes a grant or renewal count only once N replicas acknowledged it (WAIT, pipelined);
+   * what remains is a failover to a replica that had not acknowledged yet (Redis does not
+   * promise it picks the most up-to-date one; Sentinel and Cluster mostly do) and a restart of
+   * a server that lost acknowledged writes. An eviction policy other than noeviction may evict
+   * these keys under memory pressure; that is logged as a warning at open.
+   *
+   * Time bounds. Every call is bounded by the lease: a renewal by ttl/3 (so after a hung one
+   * there is still time for a retry before the deadline of ttl - margin), an acquisition by
+   * ttl/2 (its grant counts from before the request, so a later answer would be worth little),
+   * a release by a third of the granted time. A call past its bound is cancelled and reported as
+   * unavailable (an acquisition that Redis did perform but answered too late keeps its id taken
+   * until it expires, one lease time). Connecting, without a Lettuce timeout= option, is bounded
+   * by 5 s. While the connection is down, Lettuce rejects commands at once instead of
+   * queueing them (a queued acquisition sent minutes later would take an id nobody uses) and
+   * reconnects by itself, every 20 ms to 1 s.
+   */
+  private static final System.Logger LOG = System.getLogger("io.snowid.redis");
+
+  /**
+   * Added to one lease time for an id without a record (see Rationale): LeaseOptions' default
+   * allowed skew, because the holders that may still be issuing were checked against it.
+   */
+  static final long LOSS_SLACK_MILLIS = 1_000;
+
+  private static final long MIN_BOUND_MILLIS = 100;
+  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,500}");
+
+  private final RedisSettings settings;
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, String> connection;
+  private final RedisAsyncCommands<String, String> redis;
+  private final AtomicLong roundTrips = new AtomicLong();
+  private volatile boolean closed;
+
+  private RedisLeaseCoordinator(
+      RedisSettings settings,
+      ClientResources resources,
+      RedisClient client,
+      StatefulRedisConnection<String, String> connection) {
+    this.settings = settings;
+    this.resources = resources;
+    this.client = client;
+    this.connection = connection;
+    this.redis = connection.async();
+  }
+
+  /**
+   * Connects to the Redis of a URI (without snowid's lease options).
+   *
+   * @throws InvalidSettingException if the URI is malformed
+   * @throws NodeIdUnavailableException if Redis cannot be reached
+   */
+  static RedisLeaseCoordinator open(String uri) {
+    RedisSettings settings = RedisSettings.parse(uri);
+    ClientResources resources =
+        DefaultClientResources.builder()
+            .ioThreadPoolSize(2)
+            .computationThreadPoolSize(2)
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(20), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+            .build();
+    RedisClient client = RedisClient.create(resources, settings.redisUri());
+    client.setOptions(
+        ClientOptions.builder()
+            .autoReconnect(true)
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .socketOptions(
+                SocketOptions.builder()
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .keepAlive(true)
+                    .build())
+            .build());
+    StatefulRedisConnection<String, String> connection;
+    try {
+      connection = client.connect();
+    } catch (RuntimeException e) {
+      shutdown(client, resources);
+      throw new NodeIdUnavailableException(
+          "Redis at "
+              + settings.describe()
+              + " cannot be reached: "
+              + settings.scrub(String.valueOf(e.getMessage()))
+              + causeOf(e, settings));
+    }
+    RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, resources, client, connection);
+    c.warnAboutDurability();
+    return c;
+  }
+
+  private static String causeOf(Throwable e, RedisSettings settings) {
+    Throwable cause = e.getCause();
+    return cause == null || cause.getMessage() == null
+        ? ""
+        : " (" + settings.scrub(cause.getMessage()) + ")";
+  }
+
+  /** Warns when the server may evict lease keys, or has replicas that a grant does not wait for. */
+  private void warnAboutDurability() {
+    String info;
+    try {
+      info = redis.info().get(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      return; // INFO may be disabled (managed Redis): nothing to warn about then
+    }
+    String policy = infoField(info, "maxmemory_policy");
+    String maxmemory = infoField(info, "maxmemory");
+    if (policy != null && !policy.equals("noeviction") && !"0".equals(maxmemory)) {
+      LOG.log(
+          Level.WARNING,
+          "Redis at {0} has maxmemory-policy {1}: under memory pressure it may evict lease keys,"
+              + " and an evicted lease can be handed out twice; use noeviction",
+          describe(),
+          policy);
+    }
+    String replicas = infoField(info, "connected_slaves");
+    if (settings.waitReplicas() == 0 && replicas != null && !replicas.equals("0")) {
+      LOG.log(
+          Level.INFO,
+          "Redis at {0} has {1} replica(s) and leases do not wait for them (wait=0): after a"
+              + " failover a grant may be lost (README, \"Running a fleet\")",
+          describe(),
+          replicas);
+    }
+  }
+
+  private static String infoField(String info, String name) {
+    Matcher m = Pattern.compile("(?m)^" + name + ":(\\S*)").matcher(info);
+    return m.find() ? m.group(1) : null;
+  }
+
+  private String[] keys(String namespace) {
+    if (!NAMESPACE.matcher(namespace).matches()) {
+      throw new InvalidSettingException("namespace", namespace, "1 to 500 of A-Z a-z 0-9 . _ : -");
+    }
+    String tag = "{" + settings.prefix() + "}:";
+    String ns = tag + namespace + ":";
+    return new String[] {ns + "ids", ns + "held", ns + "last", tag + "epoch"};
+  }
+
+  @Override
+  public Lease acquire(AcquireRequest request) {
+    LeaseTerms terms = request.terms();
+    long ttl = terms.ttl().toMillis();
+    String token = UUID.randomUUID().toString();
+    Reply r =
+        run(
+            LeaseScript.ACQUIRE,
+            keys(request.namespace()),
+            ttl / 2,
+            true,
+            Long.toString(request.size()),
+            request.instance(),
+            token,
+            Long.toString(ttl),
+            Long.toString(terms.mayIssueUntilMillis()),
+            Long.toString(LOSS_SLACK_MILLIS));
+    if (r.status().equals("full")) {
+      throw new NodeIdUnavailableException(
+          "all "
+              + request.size()
+              + " node ids of namespace "
+              + request.namespace()
+              + " on "
+              + describe()
+              + " are held ("
+              + r.text(1)
+              + " live leases)");
+    }
+    r.expect("ok");
+    Lease lease =
+        new Lease(
+            request.namespace(),
+            r.number(1),
+            request.instance(),
+            token,
+            r.number(2),
+            r.number(3),
+            r.number(4));
+    if (r.acks() < settings.waitReplicas()) {
+      releaseQuietly(lease);
+      throw r.notReplicated("grant of node id " + lease.nodeId());
+    }
+    if (r.text(5).equals("1")) {
+      LOG.log(
+          Level.INFO,
+          "{1} had no snowid state (new, unused for 7 days, or Redis lost its data): node id {2}"
+              + " of namespace {0} starts after {3}, one lease time from now",
+          request.namespace(),
+          describe(),
+          lease.nodeId(),
+          Instant.ofEpochMilli(lease.highWaterMillis()));
+    }
+    return lease;
+  }
+
+  private void releaseQuietly(Lease lease) {
+    try {
+      release(lease, Long.MIN_VALUE);
+    } catch (RuntimeException e) {
+      // it expires by itself
+    }
+  }
+
+  @Override
+  public Lease renew(Lease lease, LeaseTerms terms) {
+    long ttl = terms.ttl().toMillis();
+    Reply r =
+        run(
+            LeaseScript.RENEW,
+            keys(lease.namespace()),
+            ttl / 3,
+            true,
+            Long.toString(lease.nodeId()),
+            lease.token(),
+            Long.toString(ttl),
+            Long.toString(terms.mayIssueUntilMillis()));
+    switch (r.status()) {
+      case "lost" ->
+          throw new LeaseTakenException(
+              lease.namespace(),
+              lease.nodeId(),
+              describe() + " has no state for the namespace: Redis restarted empty or was flushed");
+      case "gone" ->
+          throw new LeaseTakenException(
+              lease.namespace(), lease.nodeId(), "its record is gone from " + describe());
+      case "taken" -> throw new LeaseTakenException(lease.namespace(), lease.nodeId(), r.text(1));
+      default -> r.expect("ok");
+    }
+    if (r.acks() < settings.waitReplicas()) {
+      throw r.notReplicated("renewal of node id " + lease.nodeId());
+    }
+    return new Lease(
+        lease.namespace(),
+        lease.nodeId(),
+        lease.instance(),
+        lease.token(),
+        r.number(1),
+        r.number(2),
+        lease.highWaterMillis());
+  }
+
+  @Override
+  public void release(Lease lease, long issuedUpToMillis) {
+    long granted = lease.expiresAtMillis() - lease.coordinatorNowMillis();
+    run(
+        LeaseScript.RELEASE,
+        keys(lease.namespace()),
+        granted / 3,
+        false,
+        Long.toString(lease.nodeId()),
+        lease.token(),
+        issuedUpToMillis == Long.MIN_VALUE ? "-" : Long.toString(issuedUpToMillis));
+  }
+
+  @Override
+  public String describe() {
+    return settings.describe();
+  }
+
+  /** Round trips to Redis so far (a pipelined script and WAIT count as one); for measurements. */
+  long roundTrips() {
+    return roundTrips.get();
+  }
+
+  /** Closes the connection without releasing anything: leases still held expire by themselves. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      connection.close();
+    } catch (RuntimeException e) {
+      // closing anyway
+    }
+    shutdown(client, resources);
+  }
+
+  private static void shutdown(RedisClient client, ClientResources resources) {
+    try {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    } catch (RuntimeException e) {
+      // closing anyway
+    }
+    try {
+      resources.shutdown(0, 2, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      // closing anyway: its threads end by themselves
+    }
+  }
+
+  /** One script call: its answer and, with wait=N, how many replicas acknowledged it. */
+  private final class Reply {
+    private final LeaseScript script;
+    private final List<Object> values;
+    private final long acks;
+
+    Reply(LeaseScript script, List<Object> values, long acks) {
+      this.script = script;
+      this.values = values;
+      this.acks = acks;
+    }
+
+    String status() {
+      return text(0);
+    }
+
+    long acks() {
+      return acks;
+    }
+
+    String text(int i) {
+      if (values == null || values.size() <= i) {
+        throw malformed();
+      }
+      Object v = values.get(i);
+      return v instanceof byte[] b
+          ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+          : String.valueOf(v);
+    }
+
+    /** A number field; "-" (none) is {@link Long#MIN_VALUE}. */
+    long number(int i) {
+      String s = text(i);
+      if (s.equals("-")) {
+        return Long.MIN_VALUE;
+      }
+      try {
+        return Long.parseLong(s);
+      } catch (NumberFormatException e) {
+        throw malformed();
+      }
+    }
+
+    void expect(String status) {
+      if (!status().equals(status)) {
+        throw malformed();
+      }
+    }
+
+    NodeIdUnavailableException malformed() {
+      return new NodeIdUnavailableException(
+          "unexpected answer of the "
+              + script.name()
+              + " script from "
+              + describe()
+              + ": "
+              + values);
+    }
+
+    NodeIdUnavailableException notReplicated(String what) {
+      return new NodeIdUnavailableException(
+          what
+              + " on "
+              + describe()
+              + " was acknowledged by "
+              + Math.max(0, acks)
+              + " of the "
+              + settings.waitReplicas()
+              + " replicas it waits for (wait="
+              + settings.waitReplicas()
+              + "); it does not count");
+    }
+  }
+
+  /**
+   * Runs a script (EVALSHA, then EVAL after NOSCRIPT) and, if {@code replicated} and wait=N, a WAIT
+   * pipelined behind it; all within {@code boundMillis}.
+   */
+  private Reply run(
+      LeaseScript script, String[] keys, long boundMillis, boolean replicated, String... args) {
+    if (closed) {
+      throw new NodeIdUnavailableException("the coordinator of " + describe() + " is closed");
+    }
+    long bound = Math.max(MIN_BOUND_MILLIS, boundMillis);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound);
+    int wait = replicated ? settings.waitReplicas() : 0;
+    for (boolean sendText = false; ; sendText = true) {
+      roundTrips.incrementAndGet();
+      RedisFuture<List<Object>> call;
+      RedisFuture<Long> acks = null;
+      try {
+        call =
+            sendText
+                ? redis.eval(script.text(), ScriptOutputType.MULTI, keys, args)
+                : redis.evalsha(script.sha(), ScriptOutputType.MULTI, keys, args);
+        if (wait > 0) {
+          // answers by 3/4 of the bound at the latest, leaving time for the answer to arrive
+          acks = redis.waitForReplication(wait, Math.max(1, bound * 3 / 4));
+        }
+      } catch (RuntimeException e) {
+        throw unavailable(script, e);
+      }
+      try {
+        List<Object> values = await(call, deadline, script, bound);
+        long acked = acks == null ? Long.MAX_VALUE : awaitAcks(acks, deadline);
+        return new Reply(script, values, acked);
+      } catch (RedisNoScriptException e) {
+        if (sendText) {
+          throw unavailable(script, e);
+        }
+        // the server forgot the script (restart, flush, failover): send it with the next call
+      }
+    }
+  }
+
+  private <T> T await(RedisFuture<T> f, long deadline, LeaseScript script, long bound) {
+    try {
+      return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof RedisNoScriptException noScript) {
+        throw noScript;
+      }
+      throw unavailable(script, cause);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new NodeIdUnavailableException(
+          "Redis at "
+              + describe()
+              + " did not answer "
+              + script.name()
+              + " within "
+              + bound
+              + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(true);
+      throw new NodeIdUnavailableException(
+          script.name() + " on " + describe() + " was interrupted");
+    }
+  }
+
+  /** How many replicas acknowledged; 0 if the WAIT did not answer in time or failed. */
+  private static long awaitAcks(RedisFuture<Long> acks, long deadline) {
+    try {
+      Long n = acks.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return n == null ? 0 : n;
+    } catch (ExecutionException | TimeoutException e) {
+      acks.cancel(true);
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      acks.cancel(true);
+      return 0;
+    }
+  }
+
+  private NodeIdUnavailableException unavailable(LeaseScript script, Throwable e) {
+    return new NodeIdUnavailableException(
+        script.name()
+            + " on Redis at "
+            + describe()
+            + " failed: "
+            + settings.scrub(String.valueOf(e.getMessage())));
+  }
+}

@@ -1,0 +1,174 @@
+package io.snowid.redis;
+
+import io.lettuce.core.RedisURI;
+import io.snowid.InvalidSettingException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Redis lease URI, split into what Lettuce reads (host, port, database, credentials, TLS,
+ * sentinels and Lettuce's own query options) and what the coordinator reads ({@code prefix}, {@code
+ * wait}). snowid's lease options ({@code namespace}, {@code ttl}, …) were removed before (see
+ * {@link io.snowid.lease.LeaseOptions#base()}).
+ *
+ * @param redisUri what Lettuce connects to
+ * @param describe the URI without credentials or options: safe for logs and messages
+ * @param prefix the first part of every key's hash tag, {@code {PREFIX:NAMESPACE}}
+ * @param waitReplicas how many replicas must acknowledge a grant or renewal before it counts (0:
+ *     none)
+ * @param secrets what must never appear in a message (the password, if the URI has one)
+ */
+record RedisSettings(
+    RedisURI redisUri, String describe, String prefix, int waitReplicas, List<String> secrets) {
+  static final String FORM =
+      "redis://[user:password@]host[:port][/db], rediss://… (TLS) or"
+          + " redis-sentinel://host[:port][,host[:port]]…?sentinelMasterId=NAME, with the options"
+          + " prefix=NAME, wait=0..16 and Lettuce's "
+          + String.join(", ", lettuceOptions());
+
+  private static final Pattern SCHEME =
+      Pattern.compile("(rediss?(?:-sentinel)?)://(.*)", Pattern.DOTALL);
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+  private static final Pattern USERINFO = Pattern.compile("(?:^|,)([^@,/?#]*)@");
+
+  private static List<String> lettuceOptions() {
+    return List.of("timeout", "database", "clientName", "sentinelMasterId", "verifyPeer");
+  }
+
+  RedisSettings {
+    secrets = List.copyOf(secrets);
+  }
+
+  /** Whether a URI is one of ours. */
+  static boolean supports(String uri) {
+    return SCHEME.matcher(uri).matches();
+  }
+
+  /**
+   * Parses a Redis lease URI (without snowid's lease options).
+   *
+   * @throws InvalidSettingException naming the form, without the password
+   */
+  static RedisSettings parse(String uri) {
+    Matcher m = SCHEME.matcher(uri);
+    if (!m.matches()) {
+      throw new InvalidSettingException("node", "(not a Redis URI)", FORM);
+    }
+    String scheme = m.group(1);
+    String rest = m.group(2);
+    int q = rest.indexOf('?');
+    String location = q < 0 ? rest : rest.substring(0, q);
+    List<String> secrets = secretsOf(location);
+    String prefix = "snowid";
+    int wait = 0;
+    List<String> passThrough = new ArrayList<>();
+    Set<String> lettuce = Set.copyOf(lettuceOptions());
+    if (q >= 0) {
+      for (String pair : rest.substring(q + 1).split("&", -1)) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String key = eq < 0 ? pair : pair.substring(0, eq);
+        String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (key.equals("prefix")) {
+          if (!NAME.matcher(value).matches()) {
+            throw new InvalidSettingException("prefix", value, "1 to 100 of A-Z a-z 0-9 . _ : -");
+          }
+          prefix = value;
+        } else if (key.equals("wait")) {
+          if (!value.matches("[0-9]{1,2}") || Integer.parseInt(value) > 16) {
+            throw new InvalidSettingException("wait", value, "0..16 replicas");
+          }
+          wait = Integer.parseInt(value);
+        } else if (lettuce.contains(key) || key.equals("db")) {
+          passThrough.add(pair);
+        } else {
+          throw new InvalidSettingException("node", scrub(key, secrets), "an option of " + FORM);
+        }
+      }
+    }
+    String lettuceUri =
+        scheme
+            + "://"
+            + location
+            + (passThrough.isEmpty() ? "" : "?" + String.join("&", passThrough));
+    RedisURI redisUri;
+    try {
+      redisUri = RedisURI.create(lettuceUri);
+    } catch (RuntimeException e) {
+      throw new InvalidSettingException(
+          "node",
+          scrub(redacted(scheme, location), secrets),
+          FORM + " (" + scrub(String.valueOf(e.getMessage()), secrets) + ")");
+    }
+    if (passThrough.stream().noneMatch(p -> p.startsWith("timeout="))) {
+      redisUri.setTimeout(Duration.ofSeconds(5)); // Lettuce's 60 s would bound connecting only
+    }
+    return new RedisSettings(redisUri, describe(scheme, redisUri, prefix), prefix, wait, secrets);
+  }
+
+  /** The passwords of the URI's userinfo parts ({@code user:password@} or {@code password@}). */
+  private static List<String> secretsOf(String location) {
+    List<String> found = new ArrayList<>();
+    Matcher m = USERINFO.matcher(location);
+    while (m.find()) {
+      String userinfo = m.group(1);
+      int colon = userinfo.indexOf(':');
+      String password = colon < 0 ? userinfo : userinfo.substring(colon + 1);
+      if (!password.isEmpty()) {
+        found.add(password);
+        found.add(java.net.URLDecoder.decode(password, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    return found;
+  }
+
+  private static String redacted(String scheme, String location) {
+    return scheme + "://" + location.replaceAll("[^@,/?#]*@", "");
+  }
+
+  private static String describe(String scheme, RedisURI uri, String prefix) {
+    StringBuilder sb = new StringBuilder(scheme).append("://");
+    if (uri.getSentinels().isEmpty()) {
+      sb.append(uri.getHost()).append(':').append(uri.getPort());
+    } else {
+      List<String> hosts = new ArrayList<>();
+      for (RedisURI s : uri.getSentinels()) {
+        hosts.add(s.getHost() + ":" + s.getPort());
+      }
+      sb.append(String.join(",", hosts));
+    }
+    if (uri.getDatabase() != 0) {
+      sb.append('/').append(uri.getDatabase());
+    }
+    List<String> shown = new ArrayList<>();
+    if (uri.getSentinelMasterId() != null) {
+      shown.add("sentinelMasterId=" + uri.getSentinelMasterId());
+    }
+    if (!prefix.equals("snowid")) {
+      shown.add("prefix=" + prefix);
+    }
+    if (!shown.isEmpty()) {
+      sb.append('?').append(String.join("&", shown));
+    }
+    return sb.toString();
+  }
+
+  /** A message with every secret of the URI replaced by {@code ***}. */
+  String scrub(String message) {
+    return scrub(message, secrets);
+  }
+
+  private static String scrub(String message, List<String> secrets) {
+    String s = message == null ? "" : message;
+    for (String secret : secrets) {
+      s = s.replace(secret, "***");
+    }
+    return s;
+  }
+}

@@ -1,0 +1,71 @@
+package io.snowid.redis;
+
+import io.snowid.Snowflake;
+import io.snowid.lease.LeaseLostException;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A holder process for the multi-process tests: takes IDs from a generator leased on a Redis URI
+ * (args: URI, output file) until its standard input closes, then closes the generator (releasing
+ * the lease) and exits 0. Appends the IDs to the file as big-endian longs, and -1 where it was
+ * fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS REASON} when it
+ * is fenced, {@code resumed NODE} when it issues again.
+ */
+public final class RedisHolderMain {
+  private RedisHolderMain() {}
+
+  public static void main(String[] args) throws IOException, InterruptedException {
+    Thread stop = new Thread(RedisHolderMain::awaitEndOfInput, "stdin");
+    stop.setDaemon(true);
+    stop.start();
+    try (Snowflake gen = Snowflake.builder().layout("twitter").nodeSource(args[0]).build();
+        DataOutputStream data =
+            new DataOutputStream(
+                new BufferedOutputStream(new FileOutputStream(args[1]), 1 << 16))) {
+      boolean started = false;
+      boolean fenced = false;
+      while (stop.isAlive()) {
+        try {
+          for (int i = 0; i < 100; i++) {
+            data.writeLong(gen.nextId());
+          }
+          if (!started || fenced) {
+            data.flush();
+            say((started ? "resumed " : "ready ") + gen.node());
+            started = true;
+            fenced = false;
+          }
+        } catch (LeaseLostException e) {
+          if (!fenced) {
+            data.writeLong(-1);
+            data.flush();
+            say("fenced " + e.since().toEpochMilli() + " " + e.getMessage());
+            fenced = true;
+          }
+          Thread.sleep(5);
+        }
+        Thread.sleep(1);
+      }
+      data.flush();
+    }
+  }
+
+  private static void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  private static void awaitEndOfInput() {
+    try (InputStream in = System.in) {
+      while (in.read() >= 0) {
+        // until the test closes our standard input
+      }
+    } catch (IOException e) {
+      // closed
+    }
+  }
+}
