@@ -2,68 +2,85 @@ package io.snowid.lease;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Opens a {@code file:} lease directory and its namespace folders so that no other user can tamper
  * with them: what a lease means depends on its files staying where they are.
  *
- * <p>Refused, naming the path and the fix ({@link LeaseDirectoryException}):
+ * <p>The path is walked one component at a time from the root, as the kernel resolves it ({@code
+ * ..} after a symbolic link goes to the parent of the link's target), and each component is checked
+ * before anything below it is used or created. Refused, in one sentence naming the directory, the
+ * component, why and the fix ({@link LeaseDirectoryException}):
  *
  * <ul>
- *   <li>a directory, or any folder above it, owned by a user other than this one or root;
- *   <li>a directory, or a folder above it, that others may write to without the sticky bit (they
- *       could rename or delete the lease files);
- *   <li>a symbolic link owned by another user where the directory should be (a planted link);
- *   <li>a path that is not a directory.
+ *   <li>the directory, or any folder on its path, owned by a user other than this one or root;
+ *   <li>the directory, or any folder on its path, that others may write to without the sticky bit
+ *       (they could rename or delete the lease files, or what leads to them);
+ *   <li>a symbolic link anywhere on the path (the directory itself, or a folder above it) owned by
+ *       a user other than this one or root: that user could point it elsewhere later, and later
+ *       processes would use another directory. A link of this user or root is followed, and the
+ *       path it holds is walked and checked in the same way;
+ *   <li>a component that is not a directory (a regular file, fifo, …);
+ *   <li>more than {@value #MAX_LINKS} symbolic links (a loop).
  * </ul>
  *
- * A directory writable by its group is accepted: the group is the operator's choice of who may
- * share it. On a file system without POSIX attributes (Windows) only the last rule is checked.
+ * Missing folders are created one at a time, mode {@code 0755}, only below a prefix that passed,
+ * and each is checked once created (another process may have created it meanwhile). So nothing is
+ * created under a path that is refused. A directory writable by its group is accepted: the group is
+ * the operator's choice of who may share it. On a file system without POSIX attributes (Windows)
+ * only the rule that the directory must be a directory is checked.
  */
 final class LeaseDirectory {
   /*
    * The default directory <tmpdir>/snowid-leases is a predictable name in a world-writable /tmp:
-   * another local user can create it first, or plant a symbolic link there to a folder they own,
-   * and then delete or replace the lease files of every process that uses it. The checks follow
-   * OpenSSH's StrictModes: every folder from the root down must be owned by root or by us and not
-   * writable by others, except that a sticky folder (like /tmp) may be world-writable, since
-   * others then cannot remove or rename what is not theirs.
+   * another local user can create it first, or plant a symbolic link there (or anywhere on the
+   * path) to a folder they own or re-point later, and then delete or replace the lease files of
+   * every process that uses it. The checks follow OpenSSH's StrictModes and safe_path: every
+   * folder and link from the root down must be owned by root or by us, and no folder writable by
+   * others, except that a sticky folder (like /tmp) may be world-writable, since others then cannot
+   * remove or rename what is not theirs. Once a component passed, only this user, root (or the
+   * members of a group-writable folder's group, the operator's choice) can replace it, so the walk
+   * is not raced by another user while it checks and creates below it.
    */
+  static final int MAX_LINKS = 40;
+
   private static final int OTHERS_WRITE = 0002;
   private static final int STICKY = 01000;
+  private static final int TYPE = 0170000;
+  private static final int DIRECTORY = 0040000;
+  private static final int SYMBOLIC_LINK = 0120000;
+  private static final int MAX_ATTEMPTS = 3;
+  private static final String NODE = "--node file:DIR (snowid.node / SNOWID_NODE)";
+  private static final FileAttribute<?> MODE_0755 =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x"));
 
   private LeaseDirectory() {}
 
   /**
-   * Creates (if needed) and checks a lease directory; returns its real path.
+   * Checks a lease directory and every component of its path, creating what is missing; returns its
+   * real path.
    *
    * @throws LeaseDirectoryException if it cannot be created or another user could tamper with it
    */
   static Path open(Path dir) {
-    Path abs = dir.toAbsolutePath().normalize();
-    try {
-      createIfAbsent(abs);
-      if (Files.isSymbolicLink(abs)) {
-        requireTrusted(abs, "the symbolic link");
-      }
-      Path real = abs.toRealPath();
-      if (!Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
-        throw new LeaseDirectoryException(abs, "is not a directory", "give a directory");
-      }
-      for (Path p = real; p != null; p = p.getParent()) {
-        requireTrusted(p, p.equals(real) ? "it" : "the folder above it " + p);
-      }
-      return real;
-    } catch (IOException e) {
-      throw new LeaseDirectoryException(
-          abs, "cannot be created or read (" + e + ")", "create it, or give another directory");
+    Path requested = dir.toAbsolutePath();
+    if (!supportsUnix(requested)) {
+      return openWithoutOwners(requested);
     }
+    return new Walk(requested).run();
   }
 
   /**
@@ -71,78 +88,381 @@ final class LeaseDirectory {
    * never follows a symbolic link.
    */
   static Path namespace(Path dir, String namespace) {
+    if (namespace.isEmpty()
+        || namespace.equals(".")
+        || namespace.equals("..")
+        || namespace.contains("/")
+        || namespace.contains(dir.getFileSystem().getSeparator())) {
+      throw new LeaseDirectoryException(
+          dir,
+          dir,
+          "its namespace folder name \"" + namespace + "\" is not the name of a folder inside it",
+          "give a namespace of A-Z a-z 0-9 . _ : - other than . and ..");
+    }
     Path ns = dir.resolve(namespace);
-    try {
-      createIfAbsent(ns);
-      if (!Files.isDirectory(ns, LinkOption.NOFOLLOW_LINKS)) {
-        throw new LeaseDirectoryException(
-            ns,
-            Files.isSymbolicLink(ns) ? "is a symbolic link" : "is not a directory",
-            "remove it; snowid creates its namespace folders itself");
+    if (!supportsUnix(ns)) {
+      return namespaceWithoutOwners(dir, ns);
+    }
+    Walk walk = new Walk(dir);
+    for (int attempt = 1; ; attempt++) {
+      Stat s = walk.stat(ns, Role.NAMESPACE);
+      if (s != null) {
+        if (!s.isDirectory()) {
+          throw walk.notADirectory(ns, s, Role.NAMESPACE);
+        }
+        walk.checkDirectory(ns, s, Role.NAMESPACE);
+        return ns;
       }
-      requireTrusted(ns, "it");
-      return ns;
+      walk.create(ns, Role.NAMESPACE, attempt);
+    }
+  }
+
+  /** Where a component stands: it names it in a refusal and chooses the fix. */
+  private enum Role {
+    /** The lease directory itself (the last component). */
+    DIRECTORY,
+    /** A folder or link on the path to it. */
+    ABOVE,
+    /** A namespace folder inside an opened lease directory. */
+    NAMESPACE
+  }
+
+  /** The owner and mode of a path, not following a symbolic link. */
+  private record Stat(int uid, int mode) {
+    boolean isDirectory() {
+      return (mode & TYPE) == DIRECTORY;
+    }
+
+    boolean isLink() {
+      return (mode & TYPE) == SYMBOLIC_LINK;
+    }
+
+    String type() {
+      return switch (mode & TYPE) {
+        case 0100000 -> "regular file";
+        case 0010000 -> "fifo";
+        case 0140000 -> "socket";
+        case 0020000 -> "character device";
+        case 0060000 -> "block device";
+        case SYMBOLIC_LINK -> "symbolic link";
+        default -> String.format("file of type %06o", mode & TYPE);
+      };
+    }
+
+    String permissions() {
+      return String.format("%04o", mode & 07777);
+    }
+  }
+
+  /** The walk down the path of one lease directory, like the kernel's, checking as it goes. */
+  private static final class Walk {
+    private final Path requested;
+    private final int me = CurrentUser.uid();
+
+    /** The names still to walk, next first. */
+    private final Deque<String> names = new ArrayDeque<>();
+
+    /** The real path walked so far: a directory that passed, as did every folder above it. */
+    private Path current;
+
+    private int links;
+
+    Walk(Path requested) {
+      this.requested = requested;
+    }
+
+    Path run() {
+      current = requested.getRoot();
+      pushFront(requested);
+      Stat root = stat(current, role());
+      if (root == null || !root.isDirectory()) {
+        throw refuse(
+            current,
+            "its root " + current + " is not a directory",
+            "give another directory with " + NODE);
+      }
+      checkDirectory(current, root, role());
+      while (!names.isEmpty()) {
+        String name = names.removeFirst();
+        if (name.equals("..")) {
+          if (current.getParent() != null) {
+            current = current.getParent(); // a real path: its parent is the physical one
+          }
+          continue;
+        }
+        step(current.resolve(name));
+      }
+      return current;
+    }
+
+    /** The role of the component about to be walked: the directory when no name follows it. */
+    private Role role() {
+      return names.isEmpty() ? Role.DIRECTORY : Role.ABOVE;
+    }
+
+    private void pushFront(Path path) {
+      List<String> parts = new ArrayList<>();
+      for (Path name : path) {
+        String s = name.toString();
+        if (!s.isEmpty() && !s.equals(".")) {
+          parts.add(s);
+        }
+      }
+      for (int i = parts.size() - 1; i >= 0; i--) {
+        names.addFirst(parts.get(i));
+      }
+    }
+
+    private void step(Path next) {
+      Role role = role();
+      for (int attempt = 1; ; attempt++) {
+        Stat s = stat(next, role);
+        if (s == null) {
+          create(next, role, attempt);
+          continue;
+        }
+        if (s.isLink()) {
+          follow(next, s, role);
+        } else if (s.isDirectory()) {
+          checkDirectory(next, s, role);
+          current = next;
+        } else {
+          throw notADirectory(next, s, role);
+        }
+        return;
+      }
+    }
+
+    private void follow(Path link, Stat s, Role role) {
+      if (!trusted(s.uid())) {
+        throw refuse(
+            link,
+            (role == Role.DIRECTORY
+                    ? it(link) + " is a symbolic link owned by uid "
+                    : "the symbolic link " + link + " on its path is owned by uid ")
+                + s.uid()
+                + ", not by this user (uid "
+                + me
+                + ") or root, who could point it elsewhere",
+            role == Role.DIRECTORY
+                ? "remove "
+                    + link
+                    + " if you did not create it, or give a directory of your own with "
+                    + NODE
+                : "choose a lease directory whose folders and symbolic links all belong to this"
+                    + " user or root, with "
+                    + NODE);
+      }
+      if (++links > MAX_LINKS) {
+        throw refuse(
+            link,
+            "its path leads through more than " + MAX_LINKS + " symbolic links",
+            "give a path without a loop of symbolic links, with " + NODE);
+      }
+      Path target;
+      try {
+        target = Files.readSymbolicLink(link);
+      } catch (IOException e) {
+        throw cannotRead(link, role, e);
+      }
+      if (target.isAbsolute()) {
+        current = target.getRoot(); // checked when the walk began
+      }
+      pushFront(target); // a relative target is walked from the link's folder, `current`
+    }
+
+    /** Creates a missing folder, mode 0755; its caller then checks it like any existing one. */
+    void create(Path p, Role role, int attempt) {
+      if (attempt > MAX_ATTEMPTS) {
+        throw refuse(p, subject(p, role) + " disappeared while it was checked", "try again");
+      }
+      try {
+        Files.createDirectory(p, MODE_0755);
+      } catch (FileAlreadyExistsException e) {
+        // created meanwhile by another process: checked like any existing one
+      } catch (IOException e) {
+        throw refuse(
+            p,
+            subject(p, role) + " cannot be created (" + describe(e) + ")",
+            role == Role.NAMESPACE
+                ? "let this user create folders in " + p.getParent()
+                : "create " + p + ", or give another directory with " + NODE);
+      }
+    }
+
+    /** The owner and mode of a path, or null if it does not exist. */
+    Stat stat(Path p, Role role) {
+      try {
+        Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+        return new Stat((Integer) a.get("uid"), (Integer) a.get("mode"));
+      } catch (NoSuchFileException e) {
+        return null;
+      } catch (IOException e) {
+        throw cannotRead(p, role, e);
+      }
+    }
+
+    void checkDirectory(Path p, Stat s, Role role) {
+      if (!trusted(s.uid())) {
+        throw refuse(
+            p,
+            subject(p, role)
+                + " is owned by uid "
+                + s.uid()
+                + ", not by this user (uid "
+                + me
+                + ") or root, who could "
+                + (role == Role.ABOVE
+                    ? "replace everything below it"
+                    : "delete or replace its lease files"),
+            switch (role) {
+              case DIRECTORY ->
+                  "remove "
+                      + p
+                      + " if you did not create it, or chown "
+                      + me
+                      + " "
+                      + p
+                      + ", or give a directory of your own with "
+                      + NODE;
+              case ABOVE ->
+                  "choose a lease directory whose folders all belong to this user or"
+                      + " root, with "
+                      + NODE;
+              case NAMESPACE ->
+                  "remove " + p + " if you did not create it, or chown " + me + " " + p;
+            });
+      }
+      if ((s.mode() & OTHERS_WRITE) != 0 && (s.mode() & STICKY) == 0) {
+        throw refuse(
+            p,
+            subject(p, role)
+                + " is writable by every user (mode "
+                + s.permissions()
+                + (role == Role.ABOVE
+                    ? ") without the sticky bit, so anyone could replace everything below it"
+                    : "), who could delete or replace its lease files"),
+            role == Role.ABOVE
+                ? "chmod o-w "
+                    + p
+                    + " (or chmod +t "
+                    + p
+                    + " for a shared folder like /tmp), or choose a lease directory whose folders"
+                    + " all belong to this user or root, with "
+                    + NODE
+                : "chmod o-w " + p);
+      }
+    }
+
+    LeaseDirectoryException notADirectory(Path p, Stat s, Role role) {
+      String owner =
+          s.uid() == me
+              ? "this user (uid " + me + ")"
+              : (s.uid() == 0 ? "root" : "uid " + s.uid()) + " (this user is uid " + me + ")";
+      String problem =
+          (role == Role.ABOVE ? p + " on its path" : subject(p, role))
+              + " is a "
+              + s.type()
+              + ", not a directory, owned by "
+              + owner;
+      String fix;
+      if (role == Role.NAMESPACE) {
+        fix = "remove " + p + " (snowid creates its namespace folders itself)";
+      } else if (trusted(s.uid())) {
+        fix = "give another directory with " + NODE;
+      } else {
+        fix = "remove " + p + " if you did not create it, or give another directory with " + NODE;
+      }
+      return refuse(p, problem, fix);
+    }
+
+    private LeaseDirectoryException cannotRead(Path p, Role role, IOException e) {
+      return refuse(
+          p,
+          (role == Role.ABOVE ? p + " on its path" : subject(p, role))
+              + " cannot be read ("
+              + describe(e)
+              + ")",
+          role == Role.NAMESPACE
+              ? "let this user read " + p.getParent()
+              : "give a directory this user can reach, with " + NODE);
+    }
+
+    private boolean trusted(int uid) {
+      return uid == 0 || uid == me;
+    }
+
+    /** How a refusal names a folder in its role. */
+    private String subject(Path p, Role role) {
+      return switch (role) {
+        case DIRECTORY -> it(p);
+        case ABOVE -> "the folder " + p + " on its path";
+        case NAMESPACE -> "its namespace folder " + p;
+      };
+    }
+
+    /** The directory itself; its real path too when that differs from the path asked for. */
+    private String it(Path p) {
+      return p.equals(requested) ? "it" : "it (" + p + ")";
+    }
+
+    private LeaseDirectoryException refuse(Path p, String problem, String fix) {
+      return new LeaseDirectoryException(requested, p, problem, fix);
+    }
+  }
+
+  private static Path openWithoutOwners(Path requested) {
+    try {
+      Files.createDirectories(requested);
+    } catch (FileAlreadyExistsException e) {
+      // not a directory: refused below
     } catch (IOException e) {
       throw new LeaseDirectoryException(
-          ns, "cannot be created or read (" + e + ")", "check the lease directory's permissions");
+          requested,
+          "it cannot be created (" + describe(e) + ")",
+          "create it, or give another directory with " + NODE);
+    }
+    if (!Files.isDirectory(requested)) {
+      throw new LeaseDirectoryException(
+          requested, "it is not a directory", "give another directory with " + NODE);
+    }
+    try {
+      return requested.toRealPath();
+    } catch (IOException e) {
+      throw new LeaseDirectoryException(
+          requested,
+          "it cannot be read (" + describe(e) + ")",
+          "give a directory this user can reach, with " + NODE);
     }
   }
 
-  private static void createIfAbsent(Path p) throws IOException {
-    if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    Path parent = p.getParent();
-    if (parent != null && !Files.exists(parent)) {
-      Files.createDirectories(parent);
-    }
+  private static Path namespaceWithoutOwners(Path dir, Path ns) {
     try {
-      if (supportsUnix(parent == null ? p : parent)) {
-        Files.createDirectory(
-            p, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-      } else {
-        Files.createDirectory(p);
-      }
+      Files.createDirectory(ns);
     } catch (FileAlreadyExistsException e) {
-      // created meanwhile by another process: checked like any existing directory
+      // checked below
+    } catch (IOException e) {
+      throw new LeaseDirectoryException(
+          dir,
+          ns,
+          "its namespace folder " + ns + " cannot be created (" + describe(e) + ")",
+          "let this user create folders in " + dir);
     }
+    if (!Files.isDirectory(ns, LinkOption.NOFOLLOW_LINKS)) {
+      throw new LeaseDirectoryException(
+          dir,
+          ns,
+          "its namespace folder "
+              + ns
+              + (Files.isSymbolicLink(ns) ? " is a symbolic link" : " is not a directory"),
+          "remove " + ns + " (snowid creates its namespace folders itself)");
+    }
+    return ns;
   }
 
-  private static void requireTrusted(Path p, String what) throws IOException {
-    if (!supportsUnix(p)) {
-      return;
-    }
-    int uid;
-    int mode;
-    try {
-      uid = (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-      mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException e) {
-      throw new LeaseDirectoryException(p, "disappeared while it was checked", "try again");
-    }
-    int me = CurrentUser.uid();
-    if (uid != 0 && uid != me) {
-      throw new LeaseDirectoryException(
-          p,
-          (what.equals("it") ? "is" : what + " is")
-              + " owned by uid "
-              + uid
-              + ", neither this user (uid "
-              + me
-              + ") nor root, who could delete or replace its lease files",
-          "remove it if you did not create it, or give a directory of your own with"
-              + " --node file:DIR (snowid.node / SNOWID_NODE)");
-    }
-    boolean symlink = (mode & 0170000) == 0120000;
-    if (!symlink && (mode & OTHERS_WRITE) != 0 && (mode & STICKY) == 0) {
-      throw new LeaseDirectoryException(
-          p,
-          (what.equals("it") ? "is" : what + " is")
-              + " writable by every user (mode "
-              + String.format("%04o", mode & 07777)
-              + "), who could delete or replace its lease files",
-          "chmod o-w " + p + " (or chmod +t for a shared folder like /tmp)");
-    }
+  private static String describe(IOException e) {
+    String reason = e instanceof FileSystemException f ? f.getReason() : e.getMessage();
+    return e.getClass().getSimpleName() + (reason == null ? "" : ": " + reason);
   }
 
   private static boolean supportsUnix(Path p) {
