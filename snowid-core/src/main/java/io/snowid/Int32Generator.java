@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The seeds' 32-bit ID, for systems that take a positive {@code int} (a QR code's scene value, a
- * legacy INT column): 21 bits of milliseconds modulo 2^21, 5 bits worker, 5 bits sequence. Every ID
- * is positive and never 0.
+ * The 32-bit ID of westid's QrSceneId, for systems that take a positive {@code int} (a QR code's
+ * scene value, a legacy INT column): 21 bits of milliseconds modulo 2^21, 5 bits worker, 5 bits
+ * sequence. Every ID is positive and never 0.
  *
  * <p><b>Uniqueness holds only within the wrap window</b> of 2^21 ms (34 min 57.152 s, {@link
  * #wrapWindow()}): an ID issued now may be issued again that long later. Use it only where IDs
- * expire before that (the seeds' case: temporary QR codes), and decode with a reference time inside
+ * expire before that (westid's case: temporary QR codes), and decode with a reference time inside
  * the window. Within the window the IDs of one generator are unique and increasing; 32 workers
  * issue at most 32,000 IDs/s each.
  */

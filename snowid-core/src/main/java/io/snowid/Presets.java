@@ -31,7 +31,7 @@ final class Presets {
     SPECS.put("baidu", "time=28,worker=22,sequence=13,epoch=1463673600000,unit=1s");
     // snowid's own: 53 bits, so every ID it will ever issue is exact in a JavaScript number.
     SPECS.put("js53", "time=41,worker=5,sequence=7,epoch=2024-01-01T00:00:00Z");
-    // The seeds' 32-bit ID (westid's QrSceneId): milliseconds modulo 2^21 (a window of about
+    // westid's 32-bit QrSceneId: milliseconds modulo 2^21 (a window of about
     // 35 minutes), 5 worker, 5 sequence; 31 bits, so a positive int. See Int32Generator.
     SPECS.put("int32", "time=21,worker=5,sequence=5,epoch=1970-01-01T00:00:00Z,wrap=true");
   }
