@@ -2,14 +2,13 @@ package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,13 +31,9 @@ class LeaseDirectoryTamperTest {
   }
 
   private Process start(String name, long millis) throws IOException {
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    return new ProcessBuilder(
-            java.toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "-Dsnowid.node=file:" + leases() + "?ttl=1s",
-            MultiProcessMain.class.getName(),
+    return ChildJvm.of(
+            MultiProcessMain.class,
+            List.of("-Dsnowid.node=file:" + leases() + "?ttl=1s"),
             dir.resolve(name).toString(),
             Long.toString(millis))
         .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".err").toFile()))
@@ -54,13 +49,7 @@ class LeaseDirectoryTamperTest {
   }
 
   private long[] read(String name) throws IOException {
-    byte[] bytes = Files.readAllBytes(dir.resolve(name));
-    ByteBuffer buf = ByteBuffer.wrap(bytes, 0, bytes.length / 8 * 8);
-    long[] ids = new long[bytes.length / 8];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = buf.getLong();
-    }
-    return ids;
+    return ChildJvm.readIds(dir.resolve(name));
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -2,14 +2,13 @@ package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,14 +38,10 @@ class MultiProcessTest {
   }
 
   private Process start(Path out, long millis, boolean untilStop) throws IOException {
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Dsnowid.node=file:" + dir.resolve("leases"),
-                MultiProcessMain.class.getName(),
+        ChildJvm.of(
+                MultiProcessMain.class,
+                List.of("-Dsnowid.node=file:" + dir.resolve("leases")),
                 out.toString(),
                 Long.toString(millis),
                 untilStop ? stop().toString() : "")
@@ -78,13 +73,7 @@ class MultiProcessTest {
   }
 
   private static long[] read(Path file) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    ByteBuffer buf = ByteBuffer.wrap(bytes, 0, bytes.length / 8 * 8);
-    long[] ids = new long[bytes.length / 8];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = buf.getLong();
-    }
-    return ids;
+    return ChildJvm.readIds(file);
   }
 
   @Test

@@ -2,12 +2,11 @@ package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,17 +23,11 @@ class SnowIdRetryTest {
   @TempDir Path dir;
 
   private List<String> run(List<String> properties, String... args) throws Exception {
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    List<String> command = new ArrayList<>();
-    command.add(java.toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.addAll(properties);
-    command.add(SnowIdRetryMain.class.getName());
-    command.addAll(List.of(args));
     Path err = dir.resolve("stderr");
     Process p =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(err.toFile())).start();
+        ChildJvm.of(SnowIdRetryMain.class, properties, args)
+            .redirectError(ProcessBuilder.Redirect.to(err.toFile()))
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM finished").isTrue();
     assertThat(p.exitValue()).as("exit value; stdout:\n%s\nstderr:\n%s", out, text(err)).isZero();

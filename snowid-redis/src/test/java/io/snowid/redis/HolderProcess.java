@@ -2,14 +2,13 @@ package io.snowid.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,17 +50,12 @@ final class HolderProcess implements AutoCloseable {
   }
 
   static HolderProcess start(String uri, Path dir, String name) throws IOException {
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     Path ids = dir.resolve(name + ".ids");
     Path err = dir.resolve(name + ".err");
     Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                RedisHolderMain.class.getName(),
+        ChildJvm.of(
+                RedisHolderMain.class,
+                List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"),
                 uri,
                 ids.toString())
             .redirectError(err.toFile())
@@ -110,13 +104,7 @@ final class HolderProcess implements AutoCloseable {
 
   /** The IDs it wrote, -1 where it was fenced. */
   long[] ids() throws IOException {
-    byte[] bytes = Files.readAllBytes(ids);
-    ByteBuffer buf = ByteBuffer.wrap(bytes, 0, bytes.length / 8 * 8);
-    long[] out = new long[bytes.length / 8];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = buf.getLong();
-    }
-    return out;
+    return ChildJvm.readIds(ids);
   }
 
   String stderr() {

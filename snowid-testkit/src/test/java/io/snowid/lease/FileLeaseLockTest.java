@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.node.NodeIdUnavailableException;
+import io.snowid.testkit.ChildJvm;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -12,8 +13,8 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,16 +51,9 @@ class FileLeaseLockTest {
 
   /** What another process gets when it tries to lease an id of the namespace. */
   private String probe(String namespace, long size) throws IOException, InterruptedException {
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                FileLeaseProbeMain.class.getName(),
-                dir.toString(),
-                namespace,
-                Long.toString(size))
+        ChildJvm.of(
+                FileLeaseProbeMain.class, List.of(), dir.toString(), namespace, Long.toString(size))
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
