@@ -69,8 +69,7 @@ final class ClockStepGuard {
     this.maxWaitTicks = maxWaitTicks;
   }
 
-  /** One reading of the time source, in ticks. */
-  long ticks() {
+  private long ticks() {
     return position.tickAt(time.millis());
   }
 

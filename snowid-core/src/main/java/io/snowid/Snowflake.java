@@ -133,7 +133,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     // (a position ahead of the source or past the lease's deadline) goes to reserve(). What it
     // costs, uncapped and at the cap, against the peers: BENCHMARKS.md, "Results" and "Why the
     // missed targets are missed".
-    long now = clock.ticks();
+    long now = ticks();
     for (; ; ) {
       Binding b = node.current;
       long s = state;
@@ -185,7 +185,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private long reserve(int n, long[] into) {
     Binding waitedOn = null;
     for (; ; ) {
-      long now = clock.ticks();
+      long now = ticks();
       Binding b = node.current;
       long s = state;
       long cbPart = position.clockbackPart(s);
@@ -253,6 +253,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       return position.compose(b.nodeBits, first);
     }
+  }
+
+  /** One reading of the time source, in ticks. */
+  private long ticks() {
+    return position.tickAt(time.millis());
   }
 
   /**
