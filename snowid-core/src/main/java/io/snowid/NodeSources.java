@@ -10,7 +10,7 @@ import java.util.Map;
 /** Turns a node source spec ({@code auto}, {@code static:…}, a coordinator URI) into values. */
 final class NodeSources {
   static final String FORMS =
-      "auto, static:worker=N[,datacenter=N…], file:DIR, redis://HOST[:PORT][/DB], jdbc:…";
+      "auto, static:worker=N[,datacenter=N…], file:DIR, redis://HOST[:PORT][/DB] (snowid-redis)";
 
   /**
    * Where a generator's node values come from: static values, or a lease.
