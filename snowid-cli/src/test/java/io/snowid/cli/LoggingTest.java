@@ -45,7 +45,7 @@ class LoggingTest {
         .singleElement()
         .asString()
         .matches(LINE)
-        .contains(" WARN node - skipping node id 0: " + id0 + " is not a regular file");
+        .contains(" WARN lease - skipping node id 0: " + id0 + " is not a regular file");
     assertThat(lines.stream().filter(l -> l.contains("snowid serving on")))
         .singleElement()
         .asString()
