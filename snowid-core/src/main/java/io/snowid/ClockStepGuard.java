@@ -28,6 +28,10 @@ final class ClockStepGuard {
    * the wait policy waits a step out before reserving (else each round of waiting for a renewal
    * would meet the step again), and a clockback caller that saw a step while waiting gives up
    * its positions and starts over, where the step is counted.
+   *
+   * A step is counted once however many calls meet it: the last step counted is kept as the `high`
+   * it went below and the latest reading seen below it since. A reading below `high` is a new step
+   * only if `high` changed or the source went back below that reading.
    */
   private static final VarHandle HIGH;
 
@@ -55,6 +59,12 @@ final class ClockStepGuard {
    * back, so the position alone no longer tells the lease the latest time issued.
    */
   private volatile long steppedFromTick = -1;
+
+  /** The `high` the last step counted went below (-1: none since the source passed it). */
+  private long countedHigh = -1; // guarded by lock
+
+  /** The latest reading (tick) seen below {@link #countedHigh}. */
+  private long countedLow; // guarded by lock
 
   /**
    * @param leadTicks how far ahead of the source a position may be issued ({@code maxLead})
@@ -101,9 +111,12 @@ final class ClockStepGuard {
       long cb = position.clockback(s);
       reread = ticks(); // after reading `high`: a slow thread is not a clock step
       if (h < 0 || position.readingClockback(h) != cb || reread >= position.readingTick(h)) {
+        if (h >= 0 && position.readingClockback(h) == cb) {
+          countedHigh = -1; // the source is back at `high`: a reading below it is a new step
+        }
         return reread << 1; // the source did not go back: the sequence is spent, wait for it
       }
-      steps.increment();
+      countStep(h, reread);
       long lastMillis = position.millisAt(position.tick(s));
       long nowMillis = position.millisAt(reread);
       if (policy == ClockPolicy.FAIL) {
@@ -132,6 +145,18 @@ final class ClockStepGuard {
     waits.increment();
     awaitTick(t - lead, reread);
     return (t - lead) << 1;
+  }
+
+  /**
+   * Counts a reading below {@code h} (a value of {@code high}) as a step, unless it continues the
+   * step counted last. Under the lock.
+   */
+  private void countStep(long h, long readingTick) {
+    if (h != countedHigh || readingTick < countedLow) {
+      steps.increment();
+    }
+    countedHigh = h;
+    countedLow = readingTick;
   }
 
   /** The latest reading of the source (in ticks) that {@link #onAhead} saw or waited for. */
@@ -167,7 +192,9 @@ final class ClockStepGuard {
       if (policy == ClockPolicy.CLOCKBACK) {
         return false;
       }
-      steps.increment();
+      synchronized (lock) {
+        countStep(high, position.tickAt(reached));
+      }
       if (policy == ClockPolicy.FAIL || target - reached > maxWaitTicks * position.unitMillis()) {
         throw new ClockMovedBackwardsException(
             target,
@@ -188,7 +215,10 @@ final class ClockStepGuard {
     return waits.sum();
   }
 
-  /** How many times the time source was seen stepping back behind an issued timestamp. */
+  /**
+   * How many times the time source was seen stepping back below a reading already seen: each step
+   * once, however many calls met it.
+   */
   long stepCount() {
     return steps.sum();
   }

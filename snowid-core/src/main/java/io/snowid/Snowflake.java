@@ -341,7 +341,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     return clock.waitCount();
   }
 
-  /** How many times the time source was seen stepping back behind an issued timestamp. */
+  /**
+   * How many times the time source was seen stepping back below a reading already seen: each step
+   * once, however many calls met it (under {@code fail}, every call fails until the source is
+   * back).
+   */
   public long clockStepCount() {
     return clock.stepCount();
   }

@@ -182,6 +182,39 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
+  // ---- finding F18: one step under fail was reported as 1.6M steps, one per failing call ----
+
+  @Test
+  void clockStepCount_oneStepFailsManyCallsWithFailPolicy_countsTheStepOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    gen.nextId();
+    clock.stepBack(Duration.ofSeconds(10));
+    for (int i = 0; i < 1_000; i++) {
+      assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+      clock.advance(Duration.ofMillis(1)); // the source moves on, still below what it read
+    }
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+
+    clock.stepBack(Duration.ofSeconds(5)); // a second step, further back
+
+    assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void clockStepCount_stepMetByACallThatWaitsThenByManyWithFailPolicy_countsTheStepOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofSeconds(10)));
+    assertThatThrownBy(gen::nextId).hasMessageContaining("while this call waited");
+
+    for (int i = 0; i < 100; i++) {
+      assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+    }
+
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
   // ---- a step back is the policy's also when the next run reaches the lease's deadline ----
 
   private static NodeGrant grant(long validUntil) {
