@@ -2,6 +2,7 @@ package io.snowid;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Instant;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -28,6 +29,16 @@ final class ClockStepGuard {
    * the wait policy waits a step out before reserving (else each round of waiting for a renewal
    * would meet the step again), and a clockback caller that saw a step while waiting gives up
    * its positions and starts over, where the step is counted.
+   *
+   * `high` is seeded with a reading of the source whenever the position is moved for new node
+   * values (the generator's start included, see Snowflake.passTick), and raised by every reading
+   * the slow path takes. Before the first ID the position may be far ahead of the source (a
+   * high-water mark of the lease): without a reading to compare with, a step back then looked like
+   * a spent sequence and parked the first call for the whole step, whatever the policy. The wait
+   * policy waits out the step (back to `high`), no more: a position further ahead is waited for as
+   * any, after reserving, where the lease's deadline is minded. A clockback step never goes back to
+   * the node's high-water mark: the previous holder of the node values may have issued there under
+   * any clockback count.
    *
    * A step is counted once however many calls meet it: the last step counted is kept as the `high`
    * it went below and the latest reading seen below it since. A reading below `high` is a new step
@@ -84,7 +95,10 @@ final class ClockStepGuard {
     return position.tickAt(time.millis());
   }
 
-  /** Records that the source was read at the (clockback, tick) of {@code entered}. */
+  /**
+   * Records that the source was read at the (clockback, tick) of {@code entered}: a position
+   * entered at a reading, or any position whose tick is a reading.
+   */
   void raiseHigh(long entered) {
     long h = position.reading(entered);
     long current;
@@ -101,11 +115,14 @@ final class ClockStepGuard {
    * #latestTick} and {@link #steppedBack}; after a step back the run's clockback count is one more
    * than in {@code s}.
    *
+   * @param startAfterMillis the node's high-water mark ({@link Long#MIN_VALUE}: none)
    * @throws ClockMovedBackwardsException if the policy is {@code fail}, the {@code wait} policy's
-   *     bound is exceeded or the clockback field is full
+   *     bound is exceeded, the clockback field is full or a clockback step would go back to the
+   *     high-water mark
    */
-  long onAhead(long s, long t) {
+  long onAhead(long s, long t, long startAfterMillis) {
     long reread;
+    long target;
     synchronized (lock) {
       long h = high;
       long cb = position.clockback(s);
@@ -114,10 +131,14 @@ final class ClockStepGuard {
         if (h >= 0 && position.readingClockback(h) == cb) {
           countedHigh = -1; // the source is back at `high`: a reading below it is a new step
         }
+        if (reread >= 0 && reread <= position.maxTick()) { // a tick a position can hold
+          raiseHigh(position.positionAt(position.clockbackPart(s), reread, 0));
+        }
         return reread << 1; // the source did not go back: the sequence is spent, wait for it
       }
+      long highTick = position.readingTick(h);
       countStep(h, reread);
-      long lastMillis = position.millisAt(position.tick(s));
+      long lastMillis = position.millisAt(Math.min(position.tick(s), highTick));
       long nowMillis = position.millisAt(reread);
       if (policy == ClockPolicy.FAIL) {
         throw new ClockMovedBackwardsException(lastMillis, nowMillis, "clock policy is fail");
@@ -129,22 +150,31 @@ final class ClockStepGuard {
               nowMillis,
               "the clockback field counted its maximum of " + position.maxClockback() + " steps");
         }
+        if (startAfterMillis != Long.MIN_VALUE && reread <= position.tickAt(startAfterMillis)) {
+          throw new ClockMovedBackwardsException(
+              lastMillis,
+              nowMillis,
+              "a clockback step cannot go back to the node's high-water mark "
+                  + Instant.ofEpochMilli(startAfterMillis)
+                  + ": the previous holder of these node values may have issued there");
+        }
         // recorded before the step can be taken, so lastReservedTick never misses the peak
         steppedFromTick = Math.max(steppedFromTick, position.tick(s));
         return (reread << 1) | 1;
       }
-      if (t - lead - reread > maxWaitTicks) {
+      if (highTick - reread > maxWaitTicks) {
         throw new ClockMovedBackwardsException(
             lastMillis,
             nowMillis,
             "more than the wait policy's bound of " + maxWaitTicks * position.unitMillis() + " ms");
       }
+      target = Math.min(t - lead, highTick + 1); // the step, not a high-water mark beyond it
     }
     // wait, within its bound: waited out here, before reserving, so that a run held up by the
     // lease meanwhile does not meet (and count) this step again
     waits.increment();
-    awaitTick(t - lead, reread);
-    return (t - lead) << 1;
+    awaitTick(target, reread);
+    return target << 1;
   }
 
   /**

@@ -38,12 +38,19 @@ final class NodeBinding implements GrantListener {
     final NodeGrant grant;
     final long nodeBits;
     final long limitTick; // IDs carry ticks <= limitTick: min(layout's last, lease deadline)
+    final long startAfterMillis; // IDs carry times after it: the node's high-water mark, or MIN
     final String fencedReason; // non-null: nothing may be issued under this binding
 
-    Binding(NodeGrant grant, long nodeBits, long limitTick, String fencedReason) {
+    Binding(
+        NodeGrant grant,
+        long nodeBits,
+        long limitTick,
+        long startAfterMillis,
+        String fencedReason) {
       this.grant = grant;
       this.nodeBits = nodeBits;
       this.limitTick = limitTick;
+      this.startAfterMillis = startAfterMillis;
       this.fencedReason = fencedReason;
     }
   }
@@ -122,12 +129,14 @@ final class NodeBinding implements GrantListener {
           was != null
               && was.grant.acquisition() == grant.acquisition()
               && was.grant.values().equals(grant.values());
+      long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
       if (!renewal) {
-        current = new Binding(grant, bits, -1, "binding new node values " + grant.values());
-        long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
+        current =
+            new Binding(grant, bits, -1, startAfter, "binding new node values " + grant.values());
         generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
       }
-      current = new Binding(grant, bits, problem == null ? limitTick(grant) : -1, problem);
+      current =
+          new Binding(grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem);
     }
   }
 

@@ -201,7 +201,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy). Asked
         // before the lease, so that a step back is the policy's also at the lease's deadline.
-        long decision = clock.onAhead(s, t);
+        long decision = clock.onAhead(s, t, b.startAfterMillis);
         now = ClockStepGuard.latestTick(decision);
         if (ClockStepGuard.steppedBack(decision)) { // the run starts over at the earlier time
           cbPart = position.nextClockback(cbPart);
@@ -274,19 +274,25 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * For a new acquisition of node values: moves the position past every tick issued so far and past
-   * {@code tick} (-1: none), so that IDs under the new values are greater than all before. The
-   * position lands just inside the next tick, at a random sequence below half the range: that tick
-   * counts as quiet, so the first ID is spread like any after a quiet tick, whether it falls in
-   * that tick (the next sequence) or a later one (a fresh draw). A fresh generator starts here. The
-   * tick landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
+   * {@code tick} (-1: none), so that IDs under the new values are greater than all before, and to a
+   * reading of the time source at least, which seeds the clock-step guard: a later reading below it
+   * is a step back, also before the first ID under these values. The position lands just inside the
+   * next tick (or the tick read), at a random sequence below half the range: that tick counts as
+   * quiet, so the first ID is spread like any after a quiet tick, whether it falls in that tick
+   * (the next sequence) or a later one (a fresh draw). A fresh generator starts here. The tick
+   * landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
    */
   private void passTick(long tick) {
+    long now = Math.min(clock.ticks(), position.maxTick() + 1); // past the end: reserve throws
     for (; ; ) {
       long s = state;
-      long next = Math.max(position.tick(s), tick) + 1;
-      long moved =
-          position.positionAt(position.clockbackPart(s), next, position.spread(randomBits()));
+      long cbPart = position.clockbackPart(s);
+      long next = Math.max(Math.max(position.tick(s), tick) + 1, now);
+      long moved = position.positionAt(cbPart, next, position.spread(randomBits()));
       if (STATE.compareAndSet(this, s, moved)) {
+        if (now >= 0) { // else the source reads before the epoch: no tick to seed with
+          clock.raiseHigh(position.positionAt(cbPart, now, 0));
+        }
         return;
       }
     }
