@@ -40,9 +40,16 @@ final class ClockStepGuard {
    * the node's high-water mark: the previous holder of the node values may have issued there under
    * any clockback count.
    *
+   * The wait policy's bound is per call: the steps one call meets, one after the other, add up, and
+   * once they exceed maxWait the call throws. A step met while waiting is measured from where the
+   * source should read (the last reading plus the time waited since, by the ticker) to where it
+   * reads: a step while the caller is parked counts in full, even when the source comes back above
+   * the reading the caller had (the time source returns early then too).
+   *
    * A step is counted once however many calls meet it: the last step counted is kept as the `high`
-   * it went below and the latest reading seen below it since. A reading below `high` is a new step
-   * only if `high` changed or the source went back below that reading.
+   * it went below and the latest reading seen below it since, with the time of that reading. A
+   * reading below `high` is a new step only if `high` changed or the source went back below that
+   * reading plus the time passed since (less a slack for the clock's granularity).
    */
   private static final VarHandle HIGH;
 
@@ -54,11 +61,15 @@ final class ClockStepGuard {
     }
   }
 
+  /** How far the source may lag the time passed, by the ticker, before it is a new step. */
+  private static final long STEP_SLACK_MILLIS = 20;
+
   private final Position position;
   private final TimeSource time;
   private final ClockPolicy policy;
   private final long lead;
   private final long maxWaitTicks;
+  private final Ticker ticker; // measures waits: how far the source should have moved meanwhile
   private final Object lock = new Object();
   private final LongAdder waits = new LongAdder();
   private final LongAdder steps = new LongAdder();
@@ -77,6 +88,17 @@ final class ClockStepGuard {
   /** The latest reading (tick) seen below {@link #countedHigh}. */
   private long countedLow; // guarded by lock
 
+  /** When {@link #countedLow} was read, by {@link #ticker}. */
+  private long countedAt; // guarded by lock
+
+  /**
+   * One call's clock steps: how far the source went back, in total, while the call waited for it.
+   * The {@code wait} policy waits out at most {@code maxWait} of steps per call.
+   */
+  static final class Call {
+    private long steppedMillis;
+  }
+
   /**
    * @param leadTicks how far ahead of the source a position may be issued ({@code maxLead})
    * @param maxWaitTicks the longest step back the {@code wait} policy waits out ({@code maxWait})
@@ -88,6 +110,12 @@ final class ClockStepGuard {
     this.policy = policy;
     this.lead = leadTicks;
     this.maxWaitTicks = maxWaitTicks;
+    this.ticker = time instanceof WallTimeSource wall ? wall.ticker() : Ticker.system();
+  }
+
+  /** A call of the slow path that met no step yet. */
+  Call call() {
+    return new Call();
   }
 
   /** One reading of the time source, in ticks. */
@@ -115,12 +143,13 @@ final class ClockStepGuard {
    * #latestTick} and {@link #steppedBack}; after a step back the run's clockback count is one more
    * than in {@code s}.
    *
+   * @param call the steps the calling call met so far: a step waited out here is added
    * @param startAfterMillis the node's high-water mark ({@link Long#MIN_VALUE}: none)
    * @throws ClockMovedBackwardsException if the policy is {@code fail}, the {@code wait} policy's
    *     bound is exceeded, the clockback field is full or a clockback step would go back to the
    *     high-water mark
    */
-  long onAhead(long s, long t, long startAfterMillis) {
+  long onAhead(long s, long t, Call call, long startAfterMillis) {
     long reread;
     long target;
     synchronized (lock) {
@@ -162,18 +191,24 @@ final class ClockStepGuard {
         steppedFromTick = Math.max(steppedFromTick, position.tick(s));
         return (reread << 1) | 1;
       }
-      if (highTick - reread > maxWaitTicks) {
+      call.steppedMillis += (highTick - reread) * position.unitMillis();
+      if (call.steppedMillis > maxWaitTicks * position.unitMillis()) {
         throw new ClockMovedBackwardsException(
             lastMillis,
             nowMillis,
-            "more than the wait policy's bound of " + maxWaitTicks * position.unitMillis() + " ms");
+            "more than the wait policy's bound of "
+                + maxWaitTicks * position.unitMillis()
+                + " ms"
+                + (call.steppedMillis > (highTick - reread) * position.unitMillis()
+                    ? " with the steps this call met before"
+                    : ""));
       }
       target = Math.min(t - lead, highTick + 1); // the step, not a high-water mark beyond it
     }
     // wait, within its bound: waited out here, before reserving, so that a run held up by the
     // lease meanwhile does not meet (and count) this step again
     waits.increment();
-    awaitTick(target, reread);
+    awaitTick(target, reread, call);
     return target << 1;
   }
 
@@ -182,11 +217,14 @@ final class ClockStepGuard {
    * step counted last. Under the lock.
    */
   private void countStep(long h, long readingTick) {
-    if (h != countedHigh || readingTick < countedLow) {
+    long at = ticker.nanoTime();
+    long since = Math.max(0, (at - countedAt) / 1_000_000L - STEP_SLACK_MILLIS);
+    if (h != countedHigh || readingTick < countedLow + since / position.unitMillis()) {
       steps.increment();
     }
     countedHigh = h;
     countedLow = readingTick;
+    countedAt = at;
   }
 
   /** The latest reading of the source (in ticks) that {@link #onAhead} saw or waited for. */
@@ -203,34 +241,47 @@ final class ClockStepGuard {
    * Waits until the source reaches {@code lastTick} less the lead, for a run reserved ahead of it:
    * counted as a wait. Returns false if the run is given up (see {@link #awaitTick}).
    */
-  boolean awaitRun(long lastTick, long seenTick) {
+  boolean awaitRun(long lastTick, long seenTick, Call call) {
     waits.increment();
-    return awaitTick(lastTick - lead, seenTick);
+    return awaitTick(lastTick - lead, seenTick, call);
   }
 
   /**
    * Parks until the source reaches the tick and returns true. A reading below {@code seenTick} (the
-   * latest this call read) is a step back, before or while waiting, and goes to the policy again
-   * instead of parking for the step: {@code wait} waits on within its bound, {@code fail} throws,
-   * {@code clockback} returns false: the caller gives up the positions it reserved and starts over,
-   * where the step is counted (or found counted by another thread) as any other.
+   * latest this call read), or below it plus the time waited since, is a step back, before or while
+   * waiting, and goes to the policy again instead of parking for the step: {@code wait} waits on
+   * while the steps of the call add up to no more than its bound, {@code fail} throws, {@code
+   * clockback} returns false: the caller gives up the positions it reserved and starts over, where
+   * the step is counted (or found counted by another thread) as any other.
    */
-  private boolean awaitTick(long tick, long seenTick) {
+  private boolean awaitTick(long tick, long seenTick, Call call) {
     long target = position.millisAt(tick);
     long seen = position.millisAt(seenTick);
-    for (long reached; (reached = time.awaitMillis(target, seen)) < target; seen = reached) {
+    long seenAt = ticker.nanoTime();
+    for (long reached; (reached = time.awaitMillis(target, seen)) < target; ) {
       if (policy == ClockPolicy.CLOCKBACK) {
         return false;
       }
+      long waited = Math.max(0, (ticker.nanoTime() - seenAt) / 1_000_000L);
       synchronized (lock) {
         countStep(high, position.tickAt(reached));
       }
-      if (policy == ClockPolicy.FAIL || target - reached > maxWaitTicks * position.unitMillis()) {
+      call.steppedMillis += Math.max(0, seen + waited - reached); // how far it went back
+      long bound = maxWaitTicks * position.unitMillis();
+      if (policy == ClockPolicy.FAIL || call.steppedMillis > bound) {
         throw new ClockMovedBackwardsException(
             target,
             reached,
-            "the time source stepped back while this call waited; policy " + policy);
+            "the time source stepped back while this call waited; policy "
+                + policy
+                + (policy == ClockPolicy.WAIT
+                    ? ", and the steps of this call add up to more than its bound of "
+                        + bound
+                        + " ms"
+                    : ""));
       }
+      seen = reached;
+      seenAt = ticker.nanoTime();
     }
     return true;
   }

@@ -184,6 +184,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   private long reserve(int n, long[] into) {
     Binding waitedOn = null;
+    ClockStepGuard.Call call = clock.call(); // the clock steps this call met: maxWait is per call
     for (; ; ) {
       long now = clock.ticks();
       Binding b = node.current;
@@ -201,7 +202,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy). Asked
         // before the lease, so that a step back is the policy's also at the lease's deadline.
-        long decision = clock.onAhead(s, t, b.startAfterMillis);
+        long decision = clock.onAhead(s, t, call, b.startAfterMillis);
         now = ClockStepGuard.latestTick(decision);
         if (ClockStepGuard.steppedBack(decision)) { // the run starts over at the earlier time
           cbPart = position.nextClockback(cbPart);
@@ -243,7 +244,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (fresh) {
         clock.raiseHigh(first);
       }
-      if (lastTick > now + lead && !clock.awaitRun(lastTick, now)) {
+      if (lastTick > now + lead && !clock.awaitRun(lastTick, now, call)) {
         continue; // clockback: the run is given up; the next round counts the step
       }
       if (into != null) {
@@ -491,6 +492,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
     /**
      * The longest clock step back the {@code wait} policy waits out; default 1 s, at most 1 min.
+     * The bound is per call: steps that one call meets one after the other add up.
      */
     public Builder maxWait(Duration wait) {
       if (wait == null || wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {

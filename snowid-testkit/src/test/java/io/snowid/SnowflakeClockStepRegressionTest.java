@@ -325,6 +325,65 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
+  // ---- finding F8: under wait, steps each within maxWait added up within one call ----
+
+  @Test
+  void nextId_twoStepsInOneCallAddUpBeyondMaxWaitWithWaitPolicy_throwsWithinTheBound() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(600));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(700))); // 1300 ms in all
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void nextId_stepWhileParkedStaysAboveTheCallsReadingBeyondMaxWaitInAll_throwsWithinTheBound() {
+    // The reviewer's case: -900 ms, then -500 ms while the call waits. When the park ends, the
+    // source reads above the reading the call had (it moved on for longer than it stepped back):
+    // only the time parked shows that it stepped back meanwhile.
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(900));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500)));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void nextId_twoStepsInOneCallWithinMaxWaitInAllWithWaitPolicy_waitsThemOut() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    long last = spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(400));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500))); // 900 ms in all
+
+    long id = gen.nextId();
+
+    assertThat(id).isGreaterThan(last);
+    assertThat(timeOf(gen, id)).isLessThanOrEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void awaitMillis_wallClockStepsBackWhileParkedAboveTheLastReading_returnsTheEarlierReading() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    long start = wall.millis();
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500)));
+
+    long reached = wall.awaitMillis(start + 900, start);
+
+    assertThat(reached).isEqualTo(start + 400); // above `start`, 500 ms short of where it was due
+    assertThat(clock.parked()).isEqualTo(Duration.ofMillis(900));
+  }
+
   // ---- a step back is the policy's also when the next run reaches the lease's deadline ----
 
   private static NodeGrant grant(long validUntil) {
