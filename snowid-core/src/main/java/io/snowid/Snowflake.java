@@ -94,6 +94,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         new NodeBinding(
             layout,
             position,
+            time,
             nodeSource,
             settings.startAfterMillis(),
             new NodeBinding.Generator() {
@@ -188,6 +189,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     for (; ; ) {
       long now = clock.ticks();
       Binding b = node.current;
+      if (b.fencedReason != null) { // closed, or a grant that does not fit: before any clock step
+        throw node.fenced(b, now);
+      }
       long s = state;
       long cbPart = position.clockbackPart(s);
       long first = s + 1;
@@ -327,8 +331,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * Releases the node lease this generator opened itself ({@link Builder#nodeSource}); later calls
-   * of {@link #nextId()} throw {@link LeaseLostException}. A lease passed to {@link Builder#lease}
-   * stays open: its owner closes it. Idempotent.
+   * of {@link #nextId()}, and calls waiting meanwhile, throw {@link LeaseLostException} saying that
+   * the generator was closed, since when. A lease passed to {@link Builder#lease} stays open: its
+   * owner closes it. Idempotent.
    */
   @Override
   public void close() {

@@ -3,14 +3,19 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.node.NodeGrant;
+import io.snowid.node.NodeLease;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Regression tests for the generator's lease findings of the adversarial run. */
 class SnowflakeLeaseRegressionTest {
@@ -99,5 +104,62 @@ class SnowflakeLeaseRegressionTest {
         .hasMessageContaining("not renewed in time");
     assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
     assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
+  }
+
+  // Finding F9: nextId() after close() said "lease not valid since -292275055-05-16T16:47:04.193Z:
+  // waiting for this clock to pass the node's high-water mark", and so did the CLI when SIGTERM
+  // came during the first wait.
+  @Test
+  void nextId_afterClose_throwsLeaseLostSayingTheGeneratorWasClosed(@TempDir Path dir) {
+    Snowflake gen =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+    gen.nextId();
+    clock.advance(Duration.ofMillis(100));
+    long closedAt = time.millis();
+    gen.close();
+    clock.advance(Duration.ofMillis(100));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isEqualTo(Instant.ofEpochMilli(closedAt)))
+        .hasMessageContaining("the generator was closed")
+        .hasMessageNotContaining("high-water");
+  }
+
+  @Test
+  void nextId_closedWhileWaitingForTheHighWaterMark_throwsLeaseLostSayingTheGeneratorWasClosed(
+      @TempDir Path dir) {
+    // a fresh id of a file: lease: the first ID waits one ttl, and the generator is closed then
+    Snowflake gen =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+    AtomicLong closedAt = new AtomicLong();
+    clock.beforeNextPark(
+        () -> {
+          closedAt.set(time.millis());
+          gen.close();
+        });
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isEqualTo(Instant.ofEpochMilli(closedAt.get())))
+        .hasMessageContaining("the generator was closed")
+        .hasMessageNotContaining("high-water");
+  }
+
+  @Test
+  void nextId_callersLeaseClosedByItsOwner_throwsLeaseLostSayingItWasReleased(@TempDir Path dir) {
+    NodeLease lease =
+        LeaseCoordinators.lease("file:" + dir + "?ttl=2s", Layout.twitter(), Map.of(), time);
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+    gen.nextId();
+    lease.close();
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isAfter(Instant.parse("2000-01-01T00:00:00Z")))
+        .hasMessageContaining("was released");
   }
 }
