@@ -229,13 +229,31 @@ final class NodeBinding implements GrantListener {
     return current.grant.values();
   }
 
-  /** Whether the generator can issue now, with which node values, from which source. */
+  /**
+   * Whether the generator can issue now, with which node values, from which source: the lease's
+   * status, except that while the time source is not past the node's high-water mark the values are
+   * held but nothing can be issued yet (a fresh {@code file:} id waits one ttl).
+   */
   NodeStatus status() {
     NodeLease lease = node.lease();
-    if (lease != null) {
-      return lease.status();
+    NodeStatus s =
+        lease != null
+            ? lease.status()
+            : new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
+    long startAfter = current.startAfterMillis;
+    if (s.held()
+        && startAfter != Long.MIN_VALUE
+        && position.tickAt(time.millis()) <= position.tickAt(startAfter)) {
+      return new NodeStatus(
+          false,
+          s.source(),
+          s.values(),
+          s.validUntil(),
+          "waiting until " + Instant.ofEpochMilli(startAfter) + " (the node's high-water mark)",
+          s.renewals(),
+          s.renewalFailures());
     }
-    return new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
+    return s;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeLease;
+import io.snowid.node.NodeStatus;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;
 import java.nio.file.Path;
@@ -161,5 +162,46 @@ class SnowflakeLeaseRegressionTest {
             LeaseLostException.class,
             e -> assertThat(e.since()).isAfter(Instant.parse("2000-01-01T00:00:00Z")))
         .hasMessageContaining("was released");
+  }
+
+  // Finding F13: while the generator waited for its clock to pass the node's high-water mark (a
+  // fresh file: id waits one ttl), its status said held, so /health was UP while /id blocked.
+  @Test
+  void nodeStatus_clockNotPastTheHighWaterMark_isNotHeldAndSaysUntilWhen() {
+    long highWater = start + 2_000;
+    ManualLease lease = new ManualLease(grant(start + 4_000, highWater));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+
+    NodeStatus waiting = gen.nodeStatus();
+    clock.advance(Duration.ofMillis(2_000));
+    NodeStatus atTheMark = gen.nodeStatus();
+    clock.advance(Duration.ofMillis(1));
+    NodeStatus past = gen.nodeStatus();
+
+    assertThat(waiting.held()).isFalse();
+    assertThat(waiting.detail())
+        .isEqualTo(
+            "waiting until " + Instant.ofEpochMilli(highWater) + " (the node's high-water mark)");
+    assertThat(waiting.values()).containsEntry("worker", 1L);
+    assertThat(atTheMark.held()).isFalse();
+    assertThat(past.held()).isTrue();
+    assertThat(timeOf(gen, gen.nextId())).isEqualTo(highWater + 1);
+  }
+
+  @Test
+  void nodeStatus_staticValuesAndStartAfterAhead_isNotHeldUntilThen() {
+    Snowflake gen =
+        Snowflake.builder()
+            .node("datacenter", 1)
+            .node("worker", 1)
+            .timeSource(time)
+            .startAfter(start + 300)
+            .build();
+
+    assertThat(gen.nodeStatus().held()).isFalse();
+    assertThat(gen.nodeStatus().detail()).startsWith("waiting until");
+    clock.advance(Duration.ofMillis(301));
+    assertThat(gen.nodeStatus().held()).isTrue();
+    assertThat(gen.nodeStatus().detail()).isEqualTo("static node values");
   }
 }
