@@ -10,7 +10,8 @@ import java.util.Locale;
 public enum ClockPolicy {
   /**
    * Block until the source passes the last issued timestamp, if that is within the wait bound;
-   * otherwise throw {@link ClockMovedBackwardsException} at once. IDs stay strictly increasing.
+   * otherwise throw {@link ClockMovedBackwardsException} at once. The bound is per call: steps that
+   * one call meets one after the other add up. IDs stay strictly increasing.
    */
   WAIT,
   /** Throw {@link ClockMovedBackwardsException} at once (Twitter's original behaviour). */

@@ -28,6 +28,10 @@ final class NodeBinding implements GrantListener {
    * caller that took a position under a binding checks after its compare-and-set that the binding
    * is still the one in force, and else skips that position: no ID carries new values with an old
    * position, and none is returned after a fence that the lease then reads past.
+   *
+   * Closing the generator publishes a binding fenced for that reason, with the time of the close,
+   * before the lease is released, and no grant is bound after it: the release itself hands over a
+   * grant whose deadline is long past (before any epoch), which says neither why nor since when.
    */
 
   /**
@@ -38,13 +42,32 @@ final class NodeBinding implements GrantListener {
     final NodeGrant grant;
     final long nodeBits;
     final long limitTick; // IDs carry ticks <= limitTick: min(layout's last, lease deadline)
+    final long startAfterMillis; // IDs carry times after it: the node's high-water mark, or MIN
     final String fencedReason; // non-null: nothing may be issued under this binding
+    final long fencedSinceMillis; // when it was fenced for that reason; MIN: when asked
 
-    Binding(NodeGrant grant, long nodeBits, long limitTick, String fencedReason) {
+    Binding(
+        NodeGrant grant,
+        long nodeBits,
+        long limitTick,
+        long startAfterMillis,
+        String fencedReason) {
+      this(grant, nodeBits, limitTick, startAfterMillis, fencedReason, Long.MIN_VALUE);
+    }
+
+    Binding(
+        NodeGrant grant,
+        long nodeBits,
+        long limitTick,
+        long startAfterMillis,
+        String fencedReason,
+        long fencedSinceMillis) {
       this.grant = grant;
       this.nodeBits = nodeBits;
       this.limitTick = limitTick;
+      this.startAfterMillis = startAfterMillis;
       this.fencedReason = fencedReason;
+      this.fencedSinceMillis = fencedSinceMillis;
     }
   }
 
@@ -59,6 +82,7 @@ final class NodeBinding implements GrantListener {
 
   private final Layout layout;
   private final Position position;
+  private final TimeSource time;
   private final NodeSources.Resolved node;
   private final long startAfterMillis;
   private final Generator generator;
@@ -70,6 +94,8 @@ final class NodeBinding implements GrantListener {
   /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
   private volatile Binding renewalMissed;
 
+  private boolean closed; // guarded by lock: the generator was closed, no grant is bound
+
   /**
    * @param node the resolved node source: static values, or a lease
    * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
@@ -77,11 +103,13 @@ final class NodeBinding implements GrantListener {
   NodeBinding(
       Layout layout,
       Position position,
+      TimeSource time,
       NodeSources.Resolved node,
       long startAfterMillis,
       Generator generator) {
     this.layout = layout;
     this.position = position;
+    this.time = time;
     this.node = node;
     this.startAfterMillis = startAfterMillis;
     this.generator = generator;
@@ -107,6 +135,9 @@ final class NodeBinding implements GrantListener {
   @Override
   public void onGrant(NodeGrant grant) {
     synchronized (lock) {
+      if (closed) {
+        return; // the release's own grant, or a renewal that raced it: the close says it all
+      }
       long bits = 0;
       String problem = null;
       for (Layout.Field f : layout.nodeFields()) {
@@ -122,12 +153,14 @@ final class NodeBinding implements GrantListener {
           was != null
               && was.grant.acquisition() == grant.acquisition()
               && was.grant.values().equals(grant.values());
+      long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
       if (!renewal) {
-        current = new Binding(grant, bits, -1, "binding new node values " + grant.values());
-        long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
+        current =
+            new Binding(grant, bits, -1, startAfter, "binding new node values " + grant.values());
         generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
       }
-      current = new Binding(grant, bits, problem == null ? limitTick(grant) : -1, problem);
+      current =
+          new Binding(grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem);
     }
   }
 
@@ -171,15 +204,23 @@ final class NodeBinding implements GrantListener {
   LeaseLostException fenced(Binding b, long nowTicks) {
     NodeGrant grant = b.grant;
     long deadline = grant.validUntilMillis();
-    Instant since =
-        Instant.ofEpochMilli(deadline == Long.MAX_VALUE ? position.millisAt(nowTicks) : deadline);
+    long nowMillis = position.millisAt(nowTicks);
+    if (b.fencedReason != null) {
+      long since = b.fencedSinceMillis == Long.MIN_VALUE ? nowMillis : b.fencedSinceMillis;
+      return new LeaseLostException(grant.values(), Instant.ofEpochMilli(since), b.fencedReason);
+    }
+    if (deadline <= position.millisAt(0)) { // before the epoch: revoked, as a release does
+      return new LeaseLostException(
+          grant.values(),
+          Instant.ofEpochMilli(nowMillis),
+          "the lease from " + grant.source() + " was released");
+    }
+    Instant since = Instant.ofEpochMilli(deadline == Long.MAX_VALUE ? nowMillis : deadline);
     String reason =
-        b.fencedReason != null
-            ? b.fencedReason
-            : grant.startAfterMillis() >= deadline
-                ? "waiting for this clock to pass the node's high-water mark "
-                    + Instant.ofEpochMilli(grant.startAfterMillis())
-                : "the lease from " + grant.source() + " was not renewed in time";
+        grant.startAfterMillis() >= deadline
+            ? "waiting for this clock to pass the node's high-water mark "
+                + Instant.ofEpochMilli(grant.startAfterMillis())
+            : "the lease from " + grant.source() + " was not renewed in time";
     return new LeaseLostException(grant.values(), since, reason);
   }
 
@@ -188,19 +229,55 @@ final class NodeBinding implements GrantListener {
     return current.grant.values();
   }
 
-  /** Whether the generator can issue now, with which node values, from which source. */
+  /**
+   * Whether the generator can issue now, with which node values, from which source: the lease's
+   * status, except that while the time source is not past the node's high-water mark the values are
+   * held but nothing can be issued yet (a fresh {@code file:} id waits one ttl).
+   */
   NodeStatus status() {
     NodeLease lease = node.lease();
-    if (lease != null) {
-      return lease.status();
+    NodeStatus s =
+        lease != null
+            ? lease.status()
+            : new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
+    long startAfter = current.startAfterMillis;
+    if (s.held()
+        && startAfter != Long.MIN_VALUE
+        && position.tickAt(time.millis()) <= position.tickAt(startAfter)) {
+      return new NodeStatus(
+          false,
+          s.source(),
+          s.values(),
+          s.validUntil(),
+          "waiting until " + Instant.ofEpochMilli(startAfter) + " (the node's high-water mark)",
+          s.renewals(),
+          s.renewalFailures());
     }
-    return new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
+    return s;
   }
 
-  /** Releases the lease if the generator opened it itself; idempotent. */
+  /**
+   * Releases the lease if the generator opened it itself, after fencing the generator for good with
+   * the reason and the time of the close; idempotent.
+   */
   void close() {
-    if (node.ownsLease()) {
-      node.lease().close();
+    if (!node.ownsLease()) {
+      return;
     }
+    synchronized (lock) {
+      if (!closed) {
+        closed = true;
+        Binding b = current;
+        current =
+            new Binding(
+                b.grant,
+                b.nodeBits,
+                -1,
+                b.startAfterMillis,
+                "the generator was closed and its lease from " + b.grant.source() + " released",
+                time.millis());
+      }
+    }
+    node.lease().close();
   }
 }

@@ -94,6 +94,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         new NodeBinding(
             layout,
             position,
+            time,
             nodeSource,
             settings.startAfterMillis(),
             new NodeBinding.Generator() {
@@ -184,9 +185,13 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   private long reserve(int n, long[] into) {
     Binding waitedOn = null;
+    ClockStepGuard.Call call = clock.call(); // the clock steps this call met: maxWait is per call
     for (; ; ) {
       long now = ticks();
       Binding b = node.current;
+      if (b.fencedReason != null) { // closed, or a grant that does not fit: before any clock step
+        throw node.fenced(b, now);
+      }
       long s = state;
       long cbPart = position.clockbackPart(s);
       long first = s + 1;
@@ -201,7 +206,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (t > now + lead) {
         // Ahead of the source: a spent sequence (wait), or the source stepped back (policy). Asked
         // before the lease, so that a step back is the policy's also at the lease's deadline.
-        long decision = clock.onAhead(s, t);
+        long decision = clock.onAhead(s, t, call, b.startAfterMillis);
         now = ClockStepGuard.latestTick(decision);
         if (ClockStepGuard.steppedBack(decision)) { // the run starts over at the earlier time
           cbPart = position.nextClockback(cbPart);
@@ -243,7 +248,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (fresh) {
         clock.raiseHigh(first);
       }
-      if (lastTick > now + lead && !clock.awaitRun(lastTick, now)) {
+      if (lastTick > now + lead && !clock.awaitRun(lastTick, now, call)) {
         continue; // clockback: the run is given up; the next round counts the step
       }
       if (into != null) {
@@ -279,19 +284,25 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * For a new acquisition of node values: moves the position past every tick issued so far and past
-   * {@code tick} (-1: none), so that IDs under the new values are greater than all before. The
-   * position lands just inside the next tick, at a random sequence below half the range: that tick
-   * counts as quiet, so the first ID is spread like any after a quiet tick, whether it falls in
-   * that tick (the next sequence) or a later one (a fresh draw). A fresh generator starts here. The
-   * tick landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
+   * {@code tick} (-1: none), so that IDs under the new values are greater than all before, and to a
+   * reading of the time source at least, which seeds the clock-step guard: a later reading below it
+   * is a step back, also before the first ID under these values. The position lands just inside the
+   * next tick (or the tick read), at a random sequence below half the range: that tick counts as
+   * quiet, so the first ID is spread like any after a quiet tick, whether it falls in that tick
+   * (the next sequence) or a later one (a fresh draw). A fresh generator starts here. The tick
+   * landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
    */
   private void passTick(long tick) {
+    long now = Math.min(clock.ticks(), position.maxTick() + 1); // past the end: reserve throws
     for (; ; ) {
       long s = state;
-      long next = Math.max(position.tick(s), tick) + 1;
-      long moved =
-          position.positionAt(position.clockbackPart(s), next, position.spread(randomBits()));
+      long cbPart = position.clockbackPart(s);
+      long next = Math.max(Math.max(position.tick(s), tick) + 1, now);
+      long moved = position.positionAt(cbPart, next, position.spread(randomBits()));
       if (STATE.compareAndSet(this, s, moved)) {
+        if (now >= 0) { // else the source reads before the epoch: no tick to seed with
+          clock.raiseHigh(position.positionAt(cbPart, now, 0));
+        }
         return;
       }
     }
@@ -325,8 +336,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * Releases the node lease this generator opened itself ({@link Builder#nodeSource}); later calls
-   * of {@link #nextId()} throw {@link LeaseLostException}. A lease passed to {@link Builder#lease}
-   * stays open: its owner closes it. Idempotent.
+   * of {@link #nextId()}, and calls waiting meanwhile, throw {@link LeaseLostException} saying that
+   * the generator was closed, since when. A lease passed to {@link Builder#lease} stays open: its
+   * owner closes it. Idempotent.
    */
   @Override
   public void close() {
@@ -346,7 +358,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     return clock.waitCount();
   }
 
-  /** How many times the time source was seen stepping back behind an issued timestamp. */
+  /**
+   * How many times the time source was seen stepping back below a reading already seen: each step
+   * once, however many calls met it (under {@code fail}, every call fails until the source is
+   * back).
+   */
   public long clockStepCount() {
     return clock.stepCount();
   }
@@ -486,6 +502,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
     /**
      * The longest clock step back the {@code wait} policy waits out; default 1 s, at most 1 min.
+     * The bound is per call: steps that one call meets one after the other add up.
      */
     public Builder maxWait(Duration wait) {
       if (wait == null || wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {

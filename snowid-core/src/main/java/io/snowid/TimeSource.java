@@ -26,7 +26,8 @@ public interface TimeSource {
    * As {@link #awaitMillis(long)}, and also returns early, with the lower reading, as soon as the
    * source reads below {@code seenMillis}, a reading the caller already saw: so a step back that
    * came before the wait began does not park the caller for its length either. Returns a reading of
-   * at least {@code target}, or one below the last reading seen (the source stepped back).
+   * at least {@code target}, or an earlier one: the source stepped back, below the last reading
+   * seen or, while the caller was parked, below that reading plus the time parked.
    *
    * <p>The default reads the source once and then waits as {@link #awaitMillis(long)}: a source
    * that can step back should override it, so that no step between that read and its own first read

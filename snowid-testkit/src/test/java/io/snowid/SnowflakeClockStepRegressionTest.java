@@ -182,6 +182,208 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
+  // ---- finding F18: one step under fail was reported as 1.6M steps, one per failing call ----
+
+  @Test
+  void clockStepCount_oneStepFailsManyCallsWithFailPolicy_countsTheStepOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    gen.nextId();
+    clock.stepBack(Duration.ofSeconds(10));
+    for (int i = 0; i < 1_000; i++) {
+      assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+      clock.advance(Duration.ofMillis(1)); // the source moves on, still below what it read
+    }
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+
+    clock.stepBack(Duration.ofSeconds(5)); // a second step, further back
+
+    assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void clockStepCount_stepMetByACallThatWaitsThenByManyWithFailPolicy_countsTheStepOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofSeconds(10)));
+    assertThatThrownBy(gen::nextId).hasMessageContaining("while this call waited");
+
+    for (int i = 0; i < 100; i++) {
+      assertThatThrownBy(gen::nextId).isInstanceOf(ClockMovedBackwardsException.class);
+    }
+
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  // ---- finding F7: a step back before the first ID parked the first call for the whole step ----
+
+  /**
+   * A fresh lease as the file: backend grants one: the generator must start after a high-water mark
+   * 2 s ahead, past the deadline 1.6 s ahead; renewed, 1.6 s ahead, whenever a caller parks.
+   */
+  private ManualLease freshLease() {
+    long now = clock.wallInstant().toEpochMilli();
+    long highWater = now + 2_000;
+    ManualLease lease =
+        new ManualLease(
+            new NodeGrant(Map.of("datacenter", 1L, "worker", 1L), now + 1_600, highWater, 1, "h"));
+    clock.beforeEveryPark(
+        () ->
+            lease.grant(
+                new NodeGrant(
+                    Map.of("datacenter", 1L, "worker", 1L),
+                    clock.wallInstant().toEpochMilli() + 1_600,
+                    highWater,
+                    1,
+                    "h")));
+    return lease;
+  }
+
+  private Snowflake onFreshLease(String layout, ClockPolicy policy) {
+    return Snowflake.builder()
+        .layout(layout)
+        .lease(freshLease())
+        .timeSource(TimeSource.wallClock(clock))
+        .clockPolicy(policy)
+        .maxWait(Duration.ofSeconds(1))
+        .build();
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdUnderAHighWaterMarkWithFailPolicy_throwsAtOnce() {
+    Snowflake gen = onFreshLease("twitter", ClockPolicy.FAIL);
+    clock.stepBack(Duration.ofSeconds(60));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            ClockMovedBackwardsException.class,
+            e -> assertThat(e.lastMillis() - e.nowMillis()).isEqualTo(60_000))
+        .hasMessageContaining("policy is fail");
+    assertThat(clock.parks()).isZero();
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdUnderAHighWaterMarkBeyondMaxWait_throwsAtOnce() {
+    Snowflake gen = onFreshLease("twitter", ClockPolicy.WAIT);
+    clock.stepBack(Duration.ofSeconds(60));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parks()).isZero();
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdUnderAHighWaterMarkWithinMaxWait_waitsItOut() {
+    long highWater = clock.wallInstant().toEpochMilli() + 2_000;
+    Snowflake gen = onFreshLease("twitter", ClockPolicy.WAIT);
+    clock.stepBack(Duration.ofMillis(500));
+
+    long id = gen.nextId();
+
+    assertThat(timeOf(gen, id)).isEqualTo(highWater + 1);
+    assertThat(timeOf(gen, id)).isLessThanOrEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdUnderAHighWaterMarkWithClockbackPolicy_countsIt() {
+    Snowflake gen = onFreshLease(CLOCKBACK_LAYOUT, ClockPolicy.CLOCKBACK);
+    clock.stepBack(Duration.ofSeconds(60));
+
+    // counted, and refused: a clockback count below the high-water mark could repeat IDs the
+    // previous holder of the node values issued under that count
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("high-water mark");
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+    assertThat(clock.parks()).isZero();
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdWithClockbackPolicy_countsTheStep() {
+    Snowflake gen = clockbackGenerator();
+    long built = clock.wallInstant().toEpochMilli();
+    clock.stepBack(Duration.ofSeconds(5));
+
+    DecodedId d = gen.layout().decode(gen.nextId());
+
+    assertThat(d.field("clockback")).isEqualTo(1);
+    assertThat(d.timestampMillis()).isEqualTo(built - 5_000);
+    assertThat(gen.clockStepCount()).isEqualTo(1);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackBeforeTheFirstIdWithFailPolicy_throwsAtOnce() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    clock.stepBack(Duration.ofSeconds(5));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("policy is fail");
+    assertThat(clock.parks()).isZero();
+  }
+
+  // ---- finding F8: under wait, steps each within maxWait added up within one call ----
+
+  @Test
+  void nextId_twoStepsInOneCallAddUpBeyondMaxWaitWithWaitPolicy_throwsWithinTheBound() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(600));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(700))); // 1300 ms in all
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void nextId_stepWhileParkedStaysAboveTheCallsReadingBeyondMaxWaitInAll_throwsWithinTheBound() {
+    // The reviewer's case: -900 ms, then -500 ms while the call waits. When the park ends, the
+    // source reads above the reading the call had (it moved on for longer than it stepped back):
+    // only the time parked shows that it stepped back meanwhile.
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(900));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500)));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("bound of 1000 ms");
+    assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void nextId_twoStepsInOneCallWithinMaxWaitInAllWithWaitPolicy_waitsThemOut() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
+    long last = spendTheUnit(gen);
+    clock.stepBack(Duration.ofMillis(400));
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500))); // 900 ms in all
+
+    long id = gen.nextId();
+
+    assertThat(id).isGreaterThan(last);
+    assertThat(timeOf(gen, id)).isLessThanOrEqualTo(clock.wallInstant().toEpochMilli());
+    assertThat(gen.clockStepCount()).isEqualTo(2);
+  }
+
+  @Test
+  void awaitMillis_wallClockStepsBackWhileParkedAboveTheLastReading_returnsTheEarlierReading() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    long start = wall.millis();
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(500)));
+
+    long reached = wall.awaitMillis(start + 900, start);
+
+    assertThat(reached).isEqualTo(start + 400); // above `start`, 500 ms short of where it was due
+    assertThat(clock.parked()).isEqualTo(Duration.ofMillis(900));
+  }
+
   // ---- a step back is the policy's also when the next run reaches the lease's deadline ----
 
   private static NodeGrant grant(long validUntil) {

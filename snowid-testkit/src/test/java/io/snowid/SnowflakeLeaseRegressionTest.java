@@ -3,14 +3,20 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.node.NodeGrant;
+import io.snowid.node.NodeLease;
+import io.snowid.node.NodeStatus;
 import io.snowid.testkit.ManualClock;
 import io.snowid.testkit.ManualLease;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Regression tests for the generator's lease findings of the adversarial run. */
 class SnowflakeLeaseRegressionTest {
@@ -99,5 +105,103 @@ class SnowflakeLeaseRegressionTest {
         .hasMessageContaining("not renewed in time");
     assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
     assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
+  }
+
+  // Finding F9: nextId() after close() said "lease not valid since -292275055-05-16T16:47:04.193Z:
+  // waiting for this clock to pass the node's high-water mark", and so did the CLI when SIGTERM
+  // came during the first wait.
+  @Test
+  void nextId_afterClose_throwsLeaseLostSayingTheGeneratorWasClosed(@TempDir Path dir) {
+    Snowflake gen =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+    gen.nextId();
+    clock.advance(Duration.ofMillis(100));
+    long closedAt = time.millis();
+    gen.close();
+    clock.advance(Duration.ofMillis(100));
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isEqualTo(Instant.ofEpochMilli(closedAt)))
+        .hasMessageContaining("the generator was closed")
+        .hasMessageNotContaining("high-water");
+  }
+
+  @Test
+  void nextId_closedWhileWaitingForTheHighWaterMark_throwsLeaseLostSayingTheGeneratorWasClosed(
+      @TempDir Path dir) {
+    // a fresh id of a file: lease: the first ID waits one ttl, and the generator is closed then
+    Snowflake gen =
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+    AtomicLong closedAt = new AtomicLong();
+    clock.beforeNextPark(
+        () -> {
+          closedAt.set(time.millis());
+          gen.close();
+        });
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isEqualTo(Instant.ofEpochMilli(closedAt.get())))
+        .hasMessageContaining("the generator was closed")
+        .hasMessageNotContaining("high-water");
+  }
+
+  @Test
+  void nextId_callersLeaseClosedByItsOwner_throwsLeaseLostSayingItWasReleased(@TempDir Path dir) {
+    NodeLease lease =
+        LeaseCoordinators.lease("file:" + dir + "?ttl=2s", Layout.twitter(), Map.of(), time);
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+    gen.nextId();
+    lease.close();
+
+    assertThatThrownBy(gen::nextId)
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.since()).isAfter(Instant.parse("2000-01-01T00:00:00Z")))
+        .hasMessageContaining("was released");
+  }
+
+  // Finding F13: while the generator waited for its clock to pass the node's high-water mark (a
+  // fresh file: id waits one ttl), its status said held, so /health was UP while /id blocked.
+  @Test
+  void nodeStatus_clockNotPastTheHighWaterMark_isNotHeldAndSaysUntilWhen() {
+    long highWater = start + 2_000;
+    ManualLease lease = new ManualLease(grant(start + 4_000, highWater));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
+
+    NodeStatus waiting = gen.nodeStatus();
+    clock.advance(Duration.ofMillis(2_000));
+    NodeStatus atTheMark = gen.nodeStatus();
+    clock.advance(Duration.ofMillis(1));
+    NodeStatus past = gen.nodeStatus();
+
+    assertThat(waiting.held()).isFalse();
+    assertThat(waiting.detail())
+        .isEqualTo(
+            "waiting until " + Instant.ofEpochMilli(highWater) + " (the node's high-water mark)");
+    assertThat(waiting.values()).containsEntry("worker", 1L);
+    assertThat(atTheMark.held()).isFalse();
+    assertThat(past.held()).isTrue();
+    assertThat(timeOf(gen, gen.nextId())).isEqualTo(highWater + 1);
+  }
+
+  @Test
+  void nodeStatus_staticValuesAndStartAfterAhead_isNotHeldUntilThen() {
+    Snowflake gen =
+        Snowflake.builder()
+            .node("datacenter", 1)
+            .node("worker", 1)
+            .timeSource(time)
+            .startAfter(start + 300)
+            .build();
+
+    assertThat(gen.nodeStatus().held()).isFalse();
+    assertThat(gen.nodeStatus().detail()).startsWith("waiting until");
+    clock.advance(Duration.ofMillis(301));
+    assertThat(gen.nodeStatus().held()).isTrue();
+    assertThat(gen.nodeStatus().detail()).isEqualTo("static node values");
   }
 }

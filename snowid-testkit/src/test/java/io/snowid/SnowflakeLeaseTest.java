@@ -124,9 +124,10 @@ class SnowflakeLeaseTest {
   void close_ownedFileLease_releasesAndStopsIssuing(@TempDir Path dir) {
     Snowflake owned =
         Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
-    assertThat(owned.nodeStatus().held()).isTrue();
+    assertThat(owned.nodeStatus().detail()).startsWith("waiting until"); // a fresh id waits a ttl
     assertThat(owned.nodeStatus().source()).contains("file:");
     owned.nextId();
+    assertThat(owned.nodeStatus().held()).isTrue();
     Snowflake second =
         Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
     assertThat(second.node().get("worker")).isNotEqualTo(owned.node().get("worker"));
@@ -149,8 +150,8 @@ class SnowflakeLeaseTest {
     try {
       assertThat(second.node()).isNotEqualTo(first.node());
       first.close();
-      assertThat(second.nodeStatus().held()).isTrue();
       second.nextId();
+      assertThat(second.nodeStatus().held()).isTrue();
     } finally {
       first.close();
       second.close();

@@ -1,6 +1,7 @@
 package io.snowid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,6 +58,8 @@ class ServeProcessTest {
     try (ServeProcess serve =
         ServeProcess.start(
             dir, "--node", "file:" + dir + "?namespace=proc", "--layout", "westid")) {
+      // a new lease waits out one ttl before its first ID: /health is 503 meanwhile, saying so
+      await().atMost(Duration.ofSeconds(30)).until(() -> get(serve, "health").statusCode() == 200);
       HttpResponse<String> health = get(serve, "health");
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(health.body()).contains("\"values\":{\"worker\":0}");

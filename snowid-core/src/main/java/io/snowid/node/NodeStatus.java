@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Whether a generator may issue IDs now, with which node values, from which source and why.
  *
- * @param held true while the node values are held and IDs can be issued
+ * @param held true while the node values are held and IDs can be issued (false while they are held
+ *     but the time source has not passed the node's high-water mark yet)
  * @param source where the values came from (e.g. {@code "system property snowid.worker-id"} or
  *     {@code "file:/var/lib/snowid"})
  * @param values the node field values (empty while none are held)
