@@ -293,7 +293,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * landed in counts as reserved: {@link #lastReservedTick} may be one unit past the last ID.
    */
   private void passTick(long tick) {
-    long now = Math.min(clock.ticks(), position.maxTick() + 1); // past the end: reserve throws
+    long now = Math.min(ticks(), position.maxTick() + 1); // past the end: reserve throws
     for (; ; ) {
       long s = state;
       long cbPart = position.clockbackPart(s);
