@@ -1,5 +1,7 @@
 package io.snowid.lease;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.snowid.InvalidSettingException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Leases on one host through lease files: {@code DIR/<namespace>/<id>.lease}, each locked by its
@@ -159,6 +162,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     NamespaceView view = new NamespaceView();
     Candidate best = null;
     try {
+      view.ttlMillis = raiseLongestTtl(nsDir, request.terms().ttl().toMillis());
       TreeSet<Long> existing = existingIds(nsDir, size);
       for (long id : existing) {
         Candidate c = probe(nsDir, id, request, view);
@@ -217,6 +221,61 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
     }
     return ids;
+  }
+
+  /** The namespace's record of the longest lease time any holder used: survives a lost record. */
+  private static final String LONGEST_TTL = "longest-ttl";
+
+  /**
+   * Raises the namespace's longest lease time to {@code ttlMillis} and returns it. A holder whose
+   * own record is deleted can still issue for its lease time; a newcomer that finds no record waits
+   * the longest any holder of the namespace used, not only its own. The file is locked while it is
+   * read and written (it is never a lease file, so closing it drops no lease lock).
+   */
+  private static long raiseLongestTtl(Path nsDir, long ttlMillis) throws IOException {
+    Path path = nsDir.resolve(LONGEST_TTL);
+    // One JVM serializes itself (the OS lock is per process); another copy of snowid in this JVM
+    // shows as an overlapping lock and is waited out.
+    synchronized (FileLeaseCoordinator.class) {
+      for (int attempt = 0; ; attempt++) {
+        try (FileChannel ch =
+                FileChannel.open(
+                    path,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.READ,
+                    StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+            FileLock unused = ch.lock()) {
+          return raiseLongestTtl(ch, ttlMillis);
+        } catch (AccessDeniedException e) {
+          return ttlMillis; // another user's namespace folder: its lease files say what they can
+        } catch (OverlappingFileLockException e) {
+          if (attempt >= 1_000) {
+            return ttlMillis;
+          }
+          LockSupport.parkNanos(1_000_000L);
+        }
+      }
+    }
+  }
+
+  private static long raiseLongestTtl(FileChannel ch, long ttlMillis) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(32);
+    ch.read(buf, 0);
+    long longest = 0;
+    try {
+      longest = Long.parseLong(new String(buf.array(), 0, buf.position(), UTF_8).trim());
+    } catch (NumberFormatException e) {
+      // new, or damaged: what it said is lost, as with a deleted record; this ttl starts it again
+    }
+    if (ttlMillis > longest) {
+      byte[] text = String.format("%-20d%n", ttlMillis).getBytes(UTF_8);
+      ch.write(ByteBuffer.wrap(text), 0);
+      ch.truncate(text.length);
+      ch.force(true);
+      longest = ttlMillis;
+    }
+    return longest;
   }
 
   /** Locks an existing lease file and judges its record; null if the id is not free. */

@@ -440,6 +440,26 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
+  // Review F6: a holder with ttl=30s whose lease file was deleted could issue for up to 30 s, and a
+  // newcomer with ttl=1s found no record and waited only its own second.
+  @Test
+  void acquire_recordDeletedUnderAHolderWithALongerTtl_newcomerWaitsThatTtl() throws Exception {
+    LeaseCoordinator holder = newCoordinator();
+    Duration longer = Duration.ofSeconds(30);
+    Lease held =
+        holder.acquire(new AcquireRequest(namespace, 1, "h", new LeaseTerms(longer, now(), now())));
+    Files.delete(file(held));
+
+    LeaseCoordinator newcomer = newCoordinator();
+    long now = now();
+    Lease l =
+        newcomer.acquire(new AcquireRequest(namespace, 1, "n", new LeaseTerms(TTL, now, now)));
+
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + longer.toMillis());
+    newcomer.close();
+    holder.close();
+  }
+
   private static void deleteTree(Path root) throws IOException {
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {

@@ -162,6 +162,7 @@ class FileLeaseLockTest {
       assertThat(probe("ns", 1)).isEqualTo("unavailable");
     } finally {
       Files.deleteIfExists(otherDir.resolve("ns").resolve("0.lease"));
+      Files.deleteIfExists(otherDir.resolve("ns").resolve("longest-ttl"));
       Files.deleteIfExists(otherDir.resolve("ns"));
       Files.deleteIfExists(otherDir);
     }
