@@ -316,9 +316,14 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       long id,
       Candidates c)
       throws SQLException {
-    long epoch = c.epoch() == null ? c.now() : c.epoch();
-    if (c.epoch() == null) {
-      LeaseTable.insertNamespaceRow(s, sql, ""); // the epoch row was deleted: its state begins now
+    Long epoch = c.epoch();
+    if (epoch == null) { // the epoch row was deleted: the table's state begins now
+      LeaseTable.insertNamespaceRow(s, sql, "");
+      epoch = s.queryOne(sql.epoch, rs -> rs.getLong(1));
+      if (epoch == null) {
+        throw new NodeIdUnavailableException(
+            "the epoch row of " + sql.table + " on " + describe() + " vanished; try again");
+      }
     }
     long prior = epoch + ttl + LOSS_SLACK_MILLIS;
     boolean fresh = prior > c.now();

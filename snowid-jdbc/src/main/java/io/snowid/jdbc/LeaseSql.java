@@ -20,6 +20,9 @@ final class LeaseSql {
   /** (namespace) Inserts the namespace's row (node id -1) unless it exists. */
   final String insertNamespaceRow;
 
+  /** The time of the table's epoch row (its state began). */
+  final String epoch;
+
   /** (namespace) Locks the namespace's row until the transaction ends; no row if it is missing. */
   final String lockNamespace;
 
@@ -86,6 +89,7 @@ final class LeaseSql {
     String free = "(token IS NULL OR expires_at <= " + now + ")";
     check = "SELECT " + COLUMNS + " FROM " + table + " WHERE 1 = 0";
     insertNamespaceRow = dialect.insertNamespaceRow(table);
+    epoch = "SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1";
     lockNamespace =
         "SELECT node_id FROM " + table + " WHERE namespace = ? AND node_id = -1 FOR UPDATE";
     candidates =

@@ -32,6 +32,11 @@ enum TestDatabase {
     return url + (url.contains("?") ? "&" : "?") + "table=" + table + options;
   }
 
+  /** The DDL of a lease table, as shipped for this database. */
+  String ddl(String table) {
+    return Dialect.ofUrl(url).ddl(table);
+  }
+
   static String uniqueTable() {
     return "snowid_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
   }
