@@ -143,7 +143,7 @@ final class Database implements AutoCloseable {
    * warning: drivers accept more than they list.
    */
   private static void warnAboutUnknownParameters(Driver driver, JdbcSettings settings) {
-    if (settings.driverProperties().isEmpty()) {
+    if (settings.driverParameters().isEmpty()) {
       return;
     }
     TreeSet<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -158,7 +158,7 @@ final class Database implements AutoCloseable {
     if (known.isEmpty()) {
       return;
     }
-    for (String key : settings.driverProperties().keySet()) {
+    for (String key : settings.driverParameters()) {
       if (!known.contains(key)) {
         LOG.log(
             Level.WARNING,

@@ -20,13 +20,15 @@ import java.util.regex.Pattern;
  * options ({@code namespace}, {@code ttl}, …) were removed before (see {@link
  * LeaseOptions#base()}).
  *
- * <p>The driver gets the URL without its query, and the query's parameters as connection
- * properties: so the URL that the pool logs holds no password, and none of snowid's options reaches
- * the driver.
+ * <p>The driver gets the URL with the query's other parameters as written, except those whose name
+ * contains {@code password}, which it gets as connection properties: so none of snowid's options
+ * reaches the driver, and the URL that the pool may log holds no password.
  *
- * @param url the JDBC URL without a query; null for an application's DataSource
+ * @param url the JDBC URL without snowid's options or passwords; null for an application's
+ *     DataSource
  * @param dialect the database, by the URL's subprotocol; null for a DataSource (read at open)
- * @param driverProperties the query's other parameters, URL-decoded, for the driver
+ * @param driverParameters the names of the driver's parameters in the query, passwords included
+ * @param driverProperties the password parameters, URL-decoded, as connection properties
  * @param table the lease table's name, optionally with a schema ({@code leases.snowid_leases})
  * @param create whether snowid creates the table when it is missing
  * @param describe the URL without credentials, query or H2 settings: safe for logs and messages
@@ -35,6 +37,7 @@ import java.util.regex.Pattern;
 record JdbcSettings(
     String url,
     Dialect dialect,
+    List<String> driverParameters,
     Map<String, String> driverProperties,
     String table,
     boolean create,
@@ -52,6 +55,7 @@ record JdbcSettings(
   private static final Pattern H2_PASSWORD = Pattern.compile("(?i);\\s*PASSWORD\\s*=\\s*([^;]*)");
 
   JdbcSettings {
+    driverParameters = List.copyOf(driverParameters);
     driverProperties = Map.copyOf(driverProperties);
     secrets = List.copyOf(secrets);
   }
@@ -74,7 +78,9 @@ record JdbcSettings(
     int q = uri.indexOf('?');
     String location = q < 0 ? uri : uri.substring(0, q);
     List<String> secrets = new ArrayList<>(secretsOf(location));
-    Map<String, String> driver = new LinkedHashMap<>();
+    List<String> names = new ArrayList<>();
+    List<String> inUrl = new ArrayList<>();
+    Map<String, String> passwords = new LinkedHashMap<>();
     Options own = new Options();
     if (q >= 0) {
       for (String pair : uri.substring(q + 1).split("&", -1)) {
@@ -84,17 +90,25 @@ record JdbcSettings(
         int eq = pair.indexOf('=');
         String key = decode(eq < 0 ? pair : pair.substring(0, eq));
         String value = eq < 0 ? "" : pair.substring(eq + 1);
-        if (!own.read(key, value)) {
-          if (key.toLowerCase(Locale.ROOT).contains("password") && !value.isEmpty()) {
+        if (own.read(key, value)) {
+          continue;
+        }
+        names.add(key);
+        if (key.toLowerCase(Locale.ROOT).contains("password")) {
+          if (!value.isEmpty()) {
             secrets.add(value);
             secrets.add(decode(value));
           }
-          driver.put(key, decode(value));
+          passwords.put(key, decode(value));
+        } else {
+          inUrl.add(pair);
         }
       }
     }
+    String url = inUrl.isEmpty() ? location : location + "?" + String.join("&", inUrl);
     String describe = describeUrl(location) + own.suffix();
-    return new JdbcSettings(location, dialect, driver, own.table, own.create, describe, secrets);
+    return new JdbcSettings(
+        url, dialect, names, passwords, own.table, own.create, describe, secrets);
   }
 
   /**
@@ -126,10 +140,17 @@ record JdbcSettings(
       }
     }
     return new JdbcSettings(
-        null, null, Map.of(), own.table, own.create, "DataSource" + own.suffix(), List.of());
+        null,
+        null,
+        List.of(),
+        Map.of(),
+        own.table,
+        own.create,
+        "DataSource" + own.suffix(),
+        List.of());
   }
 
-  /** The connection properties for the driver (parameters of the URL's query). */
+  /** The connection properties for the driver: the password parameters of the URL's query. */
   Properties properties() {
     Properties p = new Properties();
     p.putAll(driverProperties);
@@ -138,7 +159,8 @@ record JdbcSettings(
 
   /** This setting with another description (a DataSource's, once its URL is known). */
   JdbcSettings describedAs(String description, Dialect detected) {
-    return new JdbcSettings(url, detected, driverProperties, table, create, description, secrets);
+    return new JdbcSettings(
+        url, detected, driverParameters, driverProperties, table, create, description, secrets);
   }
 
   /** A message with every secret of the URL replaced by {@code ***}. */
