@@ -140,12 +140,23 @@ final class Database implements AutoCloseable {
   /**
    * Warns about URL parameters that are neither snowid's nor in the list of properties the driver
    * reports (a misspelt {@code namepsace=} would otherwise go to the driver unnoticed). Only a
-   * warning: drivers accept more than they list.
+   * warning: drivers accept more than they list (MariaDB's {@code permitMysqlScheme}).
    */
   private static void warnAboutUnknownParameters(Driver driver, JdbcSettings settings) {
-    if (settings.driverParameters().isEmpty()) {
-      return;
+    for (String key : unknownParameters(driver, settings)) {
+      LOG.log(
+          Level.WARNING,
+          "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
+              + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
+              + " passed to the driver",
+          settings.describe(),
+          key,
+          settings.dialect());
     }
+  }
+
+  /** The URL's driver parameters that the driver does not list (none if it lists nothing). */
+  static List<String> unknownParameters(Driver driver, JdbcSettings settings) {
     TreeSet<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     try {
       for (DriverPropertyInfo info :
@@ -153,23 +164,12 @@ final class Database implements AutoCloseable {
         known.add(info.name);
       }
     } catch (SQLException | RuntimeException e) {
-      return;
+      return List.of();
     }
     if (known.isEmpty()) {
-      return;
+      return List.of();
     }
-    for (String key : settings.driverParameters()) {
-      if (!known.contains(key)) {
-        LOG.log(
-            Level.WARNING,
-            "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
-                + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
-                + " passed to the driver",
-            settings.describe(),
-            key,
-            settings.dialect());
-      }
-    }
+    return settings.driverParameters().stream().filter(k -> !known.contains(k)).toList();
   }
 
   Dialect dialect() {
