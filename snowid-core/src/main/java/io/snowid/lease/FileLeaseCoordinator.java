@@ -193,8 +193,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         }
       }
       if (best == null) {
-        throw new NodeIdUnavailableException(
-            "all " + size + " node ids of namespace " + namespace + " in " + dir + " are held");
+        throw new NodeIdsExhaustedException(namespace, size, "in " + dir);
       }
       Candidate taken = best;
       best = null;
