@@ -23,7 +23,10 @@ import java.util.ServiceLoader;
  * ServiceLoader} finds ({@code file:DIR} is built in), and leases node values from them.
  */
 public final class LeaseCoordinators {
-  /** The embedded default: a lease directory shared by every process of this host. */
+  /**
+   * The embedded default: a lease directory shared by every process of this host, whatever its user
+   * (created mode 1777 in the sticky temporary folder).
+   */
   public static final String DEFAULT_FILE_URI =
       "file:" + Paths.get(System.getProperty("java.io.tmpdir"), "snowid-leases");
 

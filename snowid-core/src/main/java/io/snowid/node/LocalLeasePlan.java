@@ -113,10 +113,10 @@ public final class LocalLeasePlan {
     Platform platform = Platform.detect(env);
     if (platform.isKubernetes()) {
       StatefulSetSource.Reading pod = StatefulSetSource.read(env);
+      List<Layout.Field> left = new ArrayList<>(others);
+      left.add(keep);
+      left.sort((a, b) -> Integer.compare(b.shift(), a.shift()));
       if (pod.pod() != null) {
-        List<Layout.Field> left = new ArrayList<>(others);
-        left.add(keep);
-        left.sort((a, b) -> Integer.compare(b.shift(), a.shift()));
         Map<String, Long> ordinal = StatefulSetSource.spread(pod.pod(), left);
         values.putAll(ordinal);
         LOG.log(
@@ -136,7 +136,7 @@ public final class LocalLeasePlan {
         throw kubernetesRefusal(
             env,
             platform,
-            unset,
+            directoryGiven ? others : left,
             directoryGiven
                 ? "the field(s) "
                     + Spread.names(others)
