@@ -46,7 +46,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    *      cannot fail on a duplicate: INSERT … ON CONFLICT DO NOTHING, INSERT IGNORE, MERGE).
    *   2. One query for the candidates, answered inside the database however many ids there are:
    *      the free id this instance acquired last, the lowest free id with a row, the lowest id
-   *      without a row, with NOW, the epoch and the count of live leases.
+   *      without a row (the first gap, one ordered pass over the namespace's rows), with NOW, the
+   *      epoch and the count of live leases.
    *   3. A conditional UPDATE of the chosen row (still free by NOW?) or an INSERT of a new one (the
    *      primary key refuses a second). A renewal is not serialized with acquisitions: an expired
    *      lease whose holder renews it between 2 and 3 makes the UPDATE change no row; then 2 and 3
@@ -249,7 +250,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               namespace,
               size - 1,
               namespace,
-              size - 2,
+              size - 1,
+              size,
               namespace);
       Long id = c.choice();
       if (id == null) {
