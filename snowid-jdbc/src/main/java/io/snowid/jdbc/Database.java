@@ -37,8 +37,12 @@ final class Database implements AutoCloseable {
   /** The pool snowid makes: one connection kept open, a second one while two calls overlap. */
   static final int POOL_SIZE = 2;
 
-  /** How long a call may wait for a connection of snowid's pool. */
-  static final long CONNECTION_TIMEOUT_MILLIS = 1_000;
+  /**
+   * How long a call may wait for a connection of snowid's pool. HikariCP also makes it (plus 0.5 s,
+   * in whole seconds) the JVM's {@link DriverManager#setLoginTimeout login timeout}, so it is not
+   * cut too short for a database on a busy host.
+   */
+  static final long CONNECTION_TIMEOUT_MILLIS = 2_000;
 
   /** A network timeout is the query timeout plus this: the database's own cancel comes first. */
   static final long NETWORK_SLACK_MILLIS = 1_000;

@@ -91,7 +91,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * a release's third of the granted time, in whole seconds (JDBC's unit), at least 1 s: a renewal
    * of a 10 s lease is cancelled after 1 s, one of a 30 s lease after 5 s. A network timeout one
    * second longer catches a database that does not answer at all (the connection is then dropped
-   * and the pool replaces it), and snowid's pool waits at most 1 s for a connection. None of this
+   * and the pool replaces it), and snowid's pool waits at most 2 s for a connection. None of this
    * is what fences the holder: its deadline does, whatever a call does. The bounds keep one call
    * from hanging past the next attempt, and keep a fleet that is locked out (a long table lock)
    * from piling up waiting statements in the database.
