@@ -1,4 +1,4 @@
-package io.snowid.redis;
+package io.snowid.testkit;
 
 import io.snowid.Snowflake;
 import io.snowid.lease.LeaseLostException;
@@ -9,17 +9,19 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A holder process for the multi-process tests: takes IDs from a generator leased on a Redis URI
- * (args: URI, output file) until its standard input closes, then closes the generator (releasing
- * the lease) and exits 0. Appends the IDs to the file as big-endian longs, and -1 where it was
- * fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS REASON} when it
- * is fenced, {@code resumed NODE} when it issues again.
+ * A holder process for the multi-process tests ({@link HolderJvm}): takes IDs from a generator
+ * leased on a node URI (args: URI, output file) until its standard input closes, then closes the
+ * generator (releasing the lease) and exits 0. Appends the IDs to the file as big-endian longs, and
+ * -1 where it was fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS
+ * REASON} when it is fenced, {@code status DETAIL} whenever the detail of its node status changes
+ * while it is fenced (why the lease was not renewed: it may come a moment after the fence), and
+ * {@code resumed NODE} when it issues again.
  */
-public final class RedisHolderMain {
-  private RedisHolderMain() {}
+public final class HolderMain {
+  private HolderMain() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
-    Thread stop = new Thread(RedisHolderMain::awaitEndOfInput, "stdin");
+    Thread stop = new Thread(HolderMain::awaitEndOfInput, "stdin");
     stop.setDaemon(true);
     stop.start();
     try (Snowflake gen = Snowflake.builder().layout("twitter").nodeSource(args[0]).build();
@@ -28,6 +30,7 @@ public final class RedisHolderMain {
                 new BufferedOutputStream(new FileOutputStream(args[1]), 1 << 16))) {
       boolean started = false;
       boolean fenced = false;
+      String said = "";
       while (stop.isAlive()) {
         try {
           for (int i = 0; i < 100; i++) {
@@ -45,6 +48,13 @@ public final class RedisHolderMain {
             data.flush();
             say("fenced " + e.since().toEpochMilli() + " " + e.getMessage());
             fenced = true;
+          }
+          // why: the detail may come after the fence (a renewal still waiting when the deadline
+          // passed), and change while fenced
+          String detail = gen.nodeStatus().detail();
+          if (!detail.equals(said)) {
+            say("status " + detail);
+            said = detail;
           }
           Thread.sleep(5);
         }
