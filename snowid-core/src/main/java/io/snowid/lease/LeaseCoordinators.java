@@ -120,6 +120,29 @@ public final class LeaseCoordinators {
       Layout layout,
       Map<String, Long> explicit,
       TimeSource time) {
+    LeaseNamespace ns = namespace(everyField, options, layout, explicit);
+    return new LeaseHolder(coordinator, owns, options, time, layout, ns.fixed(), ns.leased());
+  }
+
+  /**
+   * The namespace that {@link #lease(String, Layout, Map, TimeSource) lease(uri, layout, explicit,
+   * …)} would lease from, and how its ids map to node values, without leasing anything: for an
+   * operator's listing ({@code snowid leases}). It depends on the same inputs as the lease: the
+   * URI's {@code namespace=} and {@code fields=}, the layout, the explicit values, and the system
+   * properties and environment of {@link NodeIdChain#settings()} (and, for a coordinator of one
+   * host, the node-id chain's values of the fields it does not lease), so run it with the settings
+   * of the service it is about.
+   *
+   * @throws InvalidSettingException if no coordinator handles the URI or an option is invalid
+   */
+  public static LeaseNamespace namespace(String uri, Layout layout, Map<String, Long> explicit) {
+    LeaseCoordinatorProvider provider = provider(uri);
+    LeaseOptions options = LeaseOptions.parse(uri, provider.defaultTtl());
+    return namespace(provider.leasesEveryNodeField(), options, layout, explicit);
+  }
+
+  private static LeaseNamespace namespace(
+      boolean everyField, LeaseOptions options, Layout layout, Map<String, Long> explicit) {
     Map<String, Long> fixed = new LinkedHashMap<>(explicit);
     List<Layout.Field> unset = new ArrayList<>();
     for (Layout.Field f : layout.nodeFields()) {
@@ -159,7 +182,7 @@ public final class LeaseCoordinators {
     for (Layout.Field f : leased) {
       fixed.remove(f.name());
     }
-    return new LeaseHolder(coordinator, owns, options, time, layout, fixed, leased);
+    return LeaseNamespace.of(options.namespace(), layout, fixed, leased);
   }
 
   /** The URI without a password, for messages. */
