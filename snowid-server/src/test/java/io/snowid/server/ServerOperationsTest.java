@@ -150,9 +150,10 @@ class ServerOperationsTest {
   }
 
   /**
-   * A client that sends pipelined requests for large batches and never reads: Jetty's shutdown
-   * fails the blocked response, and the stop must say it cut a request off (it used to report a
-   * complete stop, and snowid serve exited 0).
+   * A client that sends pipelined requests for large batches and never reads: the stop cannot
+   * finish them and must say so, whether Jetty's shutdown failed the blocked response before the
+   * stop timeout or it was still in flight. (The regression test of the exit code that {@code
+   * snowid serve} derives from this is ServeOperationsProcessTest's.)
    */
   @Test
   void stop_slowReaderCutOffByTheStop_returnsFalse() throws Exception {
