@@ -8,13 +8,19 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -110,9 +116,42 @@ class ServeOperationsProcessTest {
       out.flush();
       InputStream in = client.getInputStream();
       assertThat(in.read()).as("the first answer began").isNotNegative(); // then never read on
+      awaitAWriteBlocked(serve);
 
       assertThat(serve.terminate()).isEqualTo(1);
       assertThat(serve.stderr()).contains("cut off");
+    }
+  }
+
+  /**
+   * Waits until a response is stuck: the socket buffers are full, so a request stays in flight
+   * (besides each scrape itself) while no further {@code /ids} response begins, over ten scrapes in
+   * a row. A state to reach, not a time to measure.
+   */
+  private static void awaitAWriteBlocked(ServeProcess serve) throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    Pattern inFlight = Pattern.compile("(?m)^snowid_http_requests_in_flight ([0-9.]+)");
+    Pattern ids =
+        Pattern.compile(
+            "(?m)^snowid_http_requests_seconds_count\\{endpoint=\"/ids\",status=\"200\"} (\\S+)");
+    String previous = "";
+    for (int stable = 0; stable < 10; ) {
+      String metrics =
+          client
+              .send(
+                  HttpRequest.newBuilder(serve.base.resolve("metrics"))
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      Matcher m = inFlight.matcher(metrics);
+      // (a build without the gauge: the count of /ids responses alone tells)
+      boolean busy = !m.find() || Double.parseDouble(m.group(1)) >= 2;
+      Matcher done = ids.matcher(metrics);
+      String count = done.find() ? done.group(1) : "0";
+      stable = busy && count.equals(previous) ? stable + 1 : 0;
+      previous = count;
+      Thread.sleep(100);
     }
   }
 }

@@ -120,8 +120,11 @@ final class ServiceMetrics implements AutoCloseable {
     gc.bindTo(registry);
   }
 
-  /** The HTTP server's threads and connections. */
-  void bindHttp(QueuedThreadPool pool, ServerConnector connector) {
+  /** The HTTP server's threads, connections and requests in flight. */
+  void bindHttp(QueuedThreadPool pool, ServerConnector connector, InFlight inFlight) {
+    Gauge.builder("snowid.http.requests.in.flight", inFlight, InFlight::current)
+        .description("Requests taken whose response is not complete yet (a scrape counts itself)")
+        .register(registry);
     Gauge.builder("snowid.http.threads", pool, QueuedThreadPool::getBusyThreads)
         .description("Threads of the HTTP pool, busy (serving or waiting) or idle")
         .tag("state", "busy")

@@ -74,7 +74,7 @@ public final class SnowIdServer implements AutoCloseable {
     connector.setAcceptQueueSize(config.backlog());
     jetty.addConnector(connector);
     this.metrics = new ServiceMetrics(generator);
-    metrics.bindHttp(pool, connector);
+    metrics.bindHttp(pool, connector, inFlight);
     this.graceful =
         new GracefulHandler(
             new Router(generator, new BearerAuth(config.token()), metrics, inFlight));

@@ -174,8 +174,28 @@ class ServerOperationsTest {
       out.flush();
       InputStream in = client.getInputStream();
       assertThat(in.read()).as("the first answer began").isNotNegative(); // then never read on
+      awaitAWriteBlocked(new Http(s));
 
       assertThat(s.stop()).as("drained").isFalse();
+    }
+  }
+
+  /**
+   * Waits until a response is stuck: the socket buffers are full, so a request stays in flight
+   * (besides each scrape itself) while no further {@code /ids} response begins, over ten scrapes in
+   * a row. A state to reach, not a time to measure: the wait has no bound but the test's.
+   */
+  static void awaitAWriteBlocked(Http http) throws InterruptedException {
+    Pattern inFlight = Pattern.compile("(?m)^snowid_http_requests_in_flight ([0-9.]+)");
+    String previous = "";
+    for (int stable = 0; stable < 10; ) {
+      String metrics = http.get("metrics").body();
+      Matcher m = inFlight.matcher(metrics);
+      assertThat(m.find()).isTrue();
+      String ids = String.valueOf(count(metrics, "/ids", 200));
+      stable = Double.parseDouble(m.group(1)) >= 2 && ids.equals(previous) ? stable + 1 : 0;
+      previous = ids;
+      Thread.sleep(100);
     }
   }
 }
