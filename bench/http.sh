@@ -8,6 +8,8 @@
 #   bench/http.sh                  # 5 rounds of 6 s per endpoint after 5 s of warm-up, wrk -t1 -c32
 #   DURATION=30s CONNECTIONS=64 bench/http.sh
 #   NO_WRITE=1 bench/http.sh       # print only
+#   BASELINE_JAR=/path/to/older/snowid.jar bench/http.sh
+#                                  # also GET /id of an older build, in the same rounds (A/B)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +21,8 @@ rounds="${ROUNDS:-5}"
 threads="${THREADS:-1}"
 id_port="${ID_PORT:-18181}"
 hello_port="${HELLO_PORT:-18182}"
+baseline_port="${BASELINE_PORT:-18183}"
+baseline_jar="${BASELINE_JAR:-}"
 
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
@@ -42,7 +46,14 @@ java -jar "$jar" serve --port "$id_port" --node "file:$tmp/leases" >"$tmp/id.log
 pids+=($!)
 java -cp "$jar" "$root/bench/HelloServer.java" "$hello_port" >"$tmp/hello.log" 2>&1 &
 pids+=($!)
-for port in "$id_port" "$hello_port"; do
+ports=("$id_port" "$hello_port")
+if [[ -n "$baseline_jar" ]]; then
+  java -jar "$baseline_jar" serve --port "$baseline_port" --node "file:$tmp/baseline-leases" \
+    >"$tmp/baseline.log" 2>&1 &
+  pids+=($!)
+  ports+=("$baseline_port")
+fi
+for port in "${ports[@]}"; do
   for _ in $(seq 1 100); do
     curl -fs "http://127.0.0.1:$port/id" >/dev/null 2>&1 && break
     sleep 0.2
@@ -70,7 +81,10 @@ median_run() {
 hello_url="http://127.0.0.1:$hello_port/hello"
 id_url="http://127.0.0.1:$id_port/id"
 ids_url="http://127.0.0.1:$id_port/ids?count=1000"
-for url in "$hello_url" "$id_url" "$ids_url"; do
+baseline_url="http://127.0.0.1:$baseline_port/id"
+warm=("$hello_url" "$id_url" "$ids_url")
+[[ -n "$baseline_jar" ]] && warm+=("$baseline_url")
+for url in "${warm[@]}"; do
   wrk -t"$threads" -c"$connections" -d"$warmup" "$url" >/dev/null
 done
 # Rounds of hello and /id back to back (in turn first), then /ids: the ratio of each round's /id
@@ -78,7 +92,15 @@ done
 # the machine moves both sides alike.
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
-  if ((r % 2)); then
+  if [[ -n "$baseline_jar" ]]; then
+    # hello, /id and the baseline's /id back to back, each round starting with the next of them
+    names=(hello id baseline)
+    urls=("$hello_url" "$id_url" "$baseline_url")
+    for k in 0 1 2; do
+      i=$(((r + k) % 3))
+      run "${names[$i]}$r" "${urls[$i]}"
+    done
+  elif ((r % 2)); then
     run "hello$r" "$hello_url"
     run "id$r" "$id_url"
   else
@@ -86,7 +108,9 @@ for r in $(seq 1 "$rounds"); do
     run "hello$r" "$hello_url"
   fi
   run "ids$r" "$ids_url"
-  echo "round $r: hello $(rps "hello$r") req/s, /id $(rps "id$r") req/s, /ids $(rps "ids$r") req/s" >&2
+  extra=""
+  [[ -n "$baseline_jar" ]] && extra=", baseline /id $(rps "baseline$r") req/s"
+  echo "round $r: hello $(rps "hello$r") req/s, /id $(rps "id$r") req/s, /ids $(rps "ids$r") req/s$extra" >&2
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -101,11 +125,28 @@ ratios=$(for r in $(seq 1 "$rounds"); do
   awk -v a="$(rps "id$r")" -v b="$(rps "hello$r")" 'BEGIN {printf "%.2f ", a / b}'
 done | sed 's/ $//')
 hello=$(printf '%.0f' "$hello"); id=$(printf '%.0f' "$id"); ids=$(printf '%.0f' "$ids")
+if [[ -n "$baseline_jar" ]]; then
+  baseline=$(for r in $(seq 1 "$rounds"); do rps "baseline$r"; echo; done | median)
+  baseline=$(printf '%.0f' "$baseline")
+  baseline_ratio=$(for r in $(seq 1 "$rounds"); do
+    awk -v a="$(rps "baseline$r")" -v b="$(rps "hello$r")" 'BEGIN {printf "%.4f\n", a / b}'
+  done | median)
+  baseline_ratio=$(awk -v x="$baseline_ratio" 'BEGIN {printf "%.2f", x}')
+  versus=$(for r in $(seq 1 "$rounds"); do
+    awk -v a="$(rps "id$r")" -v b="$(rps "baseline$r")" 'BEGIN {printf "%.4f\n", a / b}'
+  done | median)
+  versus=$(awk -v x="$versus" 'BEGIN {printf "%.2f", x}')
+  versus_all=$(for r in $(seq 1 "$rounds"); do
+    awk -v a="$(rps "id$r")" -v b="$(rps "baseline$r")" 'BEGIN {printf "%.2f ", a / b}'
+  done | sed 's/ $//')
+  mb="$(median_run baseline)"
+fi
 ids_per_s=$((ids * 1000))
 ids_cap=$(awk -v a="$ids_per_s" 'BEGIN {printf "%.2f", a / 4096000}')
 mh="$(median_run hello)"; mi="$(median_run id)"; ms="$(median_run ids)"
 
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+baseline_label="${BASELINE_LABEL:-$baseline_jar}"
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//' || true)"
 section="$tmp/section.md"
 {
@@ -113,7 +154,7 @@ section="$tmp/section.md"
   echo
   echo "\`bench/http.sh\`: wrk -t$threads -c$connections -d$duration --latency, $rounds rounds of"
   echo "hello, /id, /ids after $warmup of warm-up each; medians (per-round /id ÷ hello:"
-  echo "$ratios). $(nproc) cores shared by wrk and both"
+  echo "$ratios). $(nproc) cores shared by wrk and the"
   echo "servers; $cpu; $(java -version 2>&1 | head -1); load average $load_before before,"
   echo "$load_after after."
   echo
@@ -121,6 +162,9 @@ section="$tmp/section.md"
   echo "|---|---:|---:|---:|---:|"
   echo "| \`GET /hello\` (ceiling: same stack, constant body) | $hello | – | $(pct "$mh" 50%) | $(pct "$mh" 99%) |"
   echo "| \`GET /id\` | $id | $id | $(pct "$mi" 50%) | $(pct "$mi" 99%) |"
+  if [[ -n "$baseline_jar" ]]; then
+    echo "| \`GET /id\`, baseline build ($baseline_label) | $baseline | $baseline | $(pct "$mb" 50%) | $(pct "$mb" 99%) |"
+  fi
   echo "| \`GET /ids?count=1000\` | $ids | $ids_per_s | $(pct "$ms" 50%) | $(pct "$ms" 99%) |"
   echo
   echo "\`GET /id\` reaches **$ratio** of the hello-world ceiling (median of the rounds' ratios;"
@@ -128,6 +172,11 @@ section="$tmp/section.md"
   echo "$ids_per_s IDs/s, $ids_cap of the twitter layout's cap of 4,096,000 per node: a batch is bound"
   echo "by the layout, not by HTTP."
   echo
+  if [[ -n "$baseline_jar" ]]; then
+    echo "In the same rounds the baseline build's \`GET /id\` reached **$baseline_ratio** of the ceiling;"
+    echo "this build's /id ÷ the baseline's, per round: $versus_all (median **$versus**)."
+    echo
+  fi
 } >"$section"
 cat "$section"
 

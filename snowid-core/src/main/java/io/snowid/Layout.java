@@ -263,8 +263,9 @@ public final class Layout {
   }
 
   /**
-   * Splits an ID into its fields. A layout of 63 or fewer bits rejects negative IDs and IDs with
-   * bits above its width; a 64-bit layout reads the ID as unsigned.
+   * Splits an ID into its fields. A layout of 63 or fewer bits rejects IDs with bits above its
+   * width (negative longs, read as unsigned 64-bit values, included); a 64-bit layout reads the ID
+   * as unsigned.
    *
    * @throws InvalidIdException if the ID cannot belong to this layout
    */
@@ -278,11 +279,16 @@ public final class Layout {
    */
   public DecodedId decode(long id, Instant reference) {
     if (totalBits < 64 && (id >>> totalBits) != 0) {
+      // Named unsigned, as text forms read it: 18446744073709551615, never -1.
       throw new InvalidIdException(
-          Long.toString(id),
-          id < 0
-              ? "negative, but layout " + spec + " issues only positive IDs"
-              : "wider than the " + totalBits + " bits of layout " + spec);
+          Long.toUnsignedString(id),
+          "wider than the "
+              + totalBits
+              + " bits of layout "
+              + spec
+              + " (its IDs are 0.."
+              + ((1L << totalBits) - 1)
+              + ")");
     }
     return new DecodedId(id, this, wrap ? reference.toEpochMilli() : 0);
   }

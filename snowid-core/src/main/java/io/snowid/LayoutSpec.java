@@ -20,7 +20,7 @@ final class LayoutSpec {
    * part of the spec and what would be allowed there.
    */
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
-  private static final Pattern UNIT = Pattern.compile("([0-9]{1,9})(ms|s)");
+  private static final Pattern UNIT = Pattern.compile("([0-9]{1,9})(ms|s|m|h|d)");
   private static final long MAX_UNIT_MILLIS = 86_400_000L;
 
   private LayoutSpec() {}
@@ -57,8 +57,13 @@ final class LayoutSpec {
       }
     }
     if (epoch == null) {
+      // The fields' own mistakes first (a typo such as "sequnce" or "epoc=0" is a field without a
+      // valid width): they say more than the missing epoch. Epoch 0 stands in only for that check.
+      build(bitFields, 0, unit == null ? 1 : unit, wrap);
       throw new InvalidSettingException(
-          "layout.epoch", "missing", "an ISO-8601 instant, a date or Unix milliseconds");
+          "layout.epoch",
+          "missing",
+          "epoch= with an ISO-8601 instant, a date or Unix milliseconds (every spec needs one)");
     }
     return build(bitFields, epoch, unit == null ? 1 : unit, wrap);
   }
@@ -162,14 +167,22 @@ final class LayoutSpec {
   }
 
   private static long parseUnit(String value) {
+    String allowed = "a duration such as 1ms, 10ms, 1s, 1m, 1h or 1d, from 1ms to 1d";
     Matcher m = UNIT.matcher(value);
     if (!m.matches()) {
-      throw new InvalidSettingException(
-          "layout.unit", value, "a duration such as 1ms, 10ms or 1s, from 1ms to 1 day");
+      throw new InvalidSettingException("layout.unit", value, allowed);
     }
-    long millis = Long.parseLong(m.group(1)) * (m.group(2).equals("s") ? 1000 : 1);
+    long per =
+        switch (m.group(2)) {
+          case "ms" -> 1;
+          case "s" -> 1_000;
+          case "m" -> 60_000;
+          case "h" -> 3_600_000;
+          default -> MAX_UNIT_MILLIS;
+        };
+    long millis = Long.parseLong(m.group(1)) * per; // at most 999,999,999 days: no overflow
     if (millis < 1 || millis > MAX_UNIT_MILLIS) {
-      throw new InvalidSettingException("layout.unit", value, "from 1ms to 86400s");
+      throw new InvalidSettingException("layout.unit", value, allowed);
     }
     return millis;
   }

@@ -3,9 +3,11 @@ package io.snowid;
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** Turns a node source spec ({@code auto}, {@code static:…}, a coordinator URI) into values. */
 final class NodeSources {
@@ -66,6 +68,7 @@ final class NodeSources {
     }
     if (lower.startsWith("static:")) {
       Map<String, Long> values = new LinkedHashMap<>(explicit);
+      Set<String> given = new HashSet<>();
       for (String part : spec.substring("static:".length()).split(",", -1)) {
         String[] kv = part.split("=", -1);
         if (kv.length != 2) {
@@ -84,6 +87,11 @@ final class NodeSources {
               "node " + field,
               kv[1].trim(),
               f == null ? "a node field of " + layout : "0.." + f.max());
+        }
+        if (!given.add(field)) {
+          // static:worker=1,worker=2 is a typo, not a choice: never pick one of them silently
+          throw new InvalidSettingException(
+              "node " + field, kv[1].trim(), "one value per field (" + field + " is given twice)");
         }
         values.put(field, value);
       }

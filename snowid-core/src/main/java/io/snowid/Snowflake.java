@@ -130,10 +130,33 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   @Override
   public long nextId() {
-    // The hot path, as Twitter's IdWorker.nextId: one clock read, one CAS, compose; anything else
-    // (a position ahead of the source or past the lease's deadline) goes to reserve(). What it
-    // costs, uncapped and at the cap, against the peers: BENCHMARKS.md, "Results" and "Why the
-    // missed targets are missed".
+    // The hot path, as Twitter's IdWorker.nextId: one clock read, one CAS, compose (tryNextId);
+    // anything else (a position ahead of the source or past the lease's deadline) goes to
+    // reserve(). What it costs, uncapped and at the cap, against the peers: BENCHMARKS.md,
+    // "Results" and "Why the missed targets are missed".
+    long id = tryNextId();
+    return id != NO_ID ? id : reserve(1, null);
+  }
+
+  /**
+   * What {@link #tryNextId()} returns when the next ID cannot be issued without waiting. No
+   * generator ever issues 0: its position (time unit 0, sequence 0) is the start, never issued.
+   */
+  public static final long NO_ID = 0;
+
+  /**
+   * The next ID if it can be issued at once, with no wait of any kind; otherwise {@link #NO_ID},
+   * and nothing was reserved. Then {@link #nextId()}, on a thread that may block, issues it (or
+   * throws what stops it: a lost lease, a clock step the policy refuses, an expired layout).
+   *
+   * <p>For callers that must not block, such as a network server's I/O thread: the ID is issued
+   * when the time unit's sequence has room, the time source has not stepped back, and the node
+   * lease covers the current time unit, which is the common case; a spent sequence, a position
+   * reserved ahead by a batch, a clock step, a high-water mark still in the future, a lease waiting
+   * for renewal or fenced, and an expired layout all answer {@link #NO_ID}. The same guarantees
+   * hold as for {@link #nextId()}: it is the same reservation, without its slow path.
+   */
+  public long tryNextId() {
     long now = ticks();
     for (; ; ) {
       Binding b = node.current;
@@ -146,7 +169,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         t = now;
       }
       if (t > now + lead || t > b.limitTick) {
-        return reserve(1, null);
+        return NO_ID;
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {

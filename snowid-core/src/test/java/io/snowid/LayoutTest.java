@@ -81,7 +81,7 @@ class LayoutTest {
         "clockback=2,time=41,sequence=12,epoch=0| layout.clockback",
         "time=41,sequence=12,epoch=yesterday| layout.epoch",
         "time=41,sequence=12,epoch=2999-01-01T00:00:00Z| layout.epoch",
-        "time=41,sequence=12,epoch=0,unit=1h| layout.unit",
+        "time=41,sequence=12,epoch=0,unit=1w| layout.unit",
         "time=41,sequence=12,epoch=0,unit=0ms| layout.unit",
         "time=41,sequence=12,epoch=0,unit=2d| layout.unit",
         "time=41,sequence=12,epoch=0,unit=86401s| layout.unit"
@@ -260,11 +260,22 @@ class LayoutTest {
     assertThat(d.toString()).startsWith(Long.toUnsignedString(topBitSet));
   }
 
+  // Issue 12 item 7: "unit=1d" was refused while the message said "up to 1 day".
+  @ParameterizedTest
+  @CsvSource({"unit=1d, 86400000", "unit=1h, 3600000", "unit=2m, 120000", "unit=86400s, 86400000"})
+  void parse_unitInDaysHoursOrMinutes_isAccepted(String unit, long millis) {
+    Layout l = Layout.parse("time=20,worker=10,sequence=12,epoch=0," + unit);
+
+    assertThat(l.unitMillis()).isEqualTo(millis);
+    assertThat(Layout.parse(l.spec())).isEqualTo(l);
+  }
+
   @Test
   void decode_negativeOrTooWideId_throwsInvalidId() {
     assertThatThrownBy(() -> Layout.twitter().decode(-1))
         .isInstanceOf(InvalidIdException.class)
-        .hasMessageContaining("negative");
+        .hasMessageContaining("'18446744073709551615'") // unsigned, as text forms read it
+        .hasMessageContaining("63 bits");
     assertThatThrownBy(() -> Layout.preset("js53").decode(1L << 53))
         .isInstanceOf(InvalidIdException.class)
         .hasMessageContaining("53 bits");

@@ -36,6 +36,43 @@ class SnowflakeTimeTest {
     assertThat(clock.parks()).isZero();
   }
 
+  // Issue 12 item 1: a server's I/O thread must never park; tryNextId answers what it can at once.
+  @Test
+  void tryNextId_sequenceSpent_returnsNoIdWithoutParkingOrReserving() {
+    TimeSource source = TimeSource.monotonic(clock);
+    Snowflake gen = builder(source).build();
+    long previous = 0;
+    int issued = 0;
+    for (long id; (id = gen.tryNextId()) != Snowflake.NO_ID; issued++) {
+      assertThat(id).isGreaterThan(previous);
+      assertThat(timeOf(gen, id)).isEqualTo(source.millis());
+      previous = id;
+    }
+
+    assertThat(issued).isBetween(2048, 4096); // the unit's sequence, from its random start
+    assertThat(clock.parks()).isZero();
+    assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+    long next = gen.nextId(); // parks for the next unit: nothing was reserved by the refusals
+    assertThat(next).isEqualTo(previous + 1 + (1L << 22) - 4096); // next unit, sequence 0
+    assertThat(clock.parks()).isOne();
+  }
+
+  @Test
+  void tryNextId_highWaterMarkAhead_returnsNoIdUntilTheSourcePassesIt() {
+    TimeSource source = TimeSource.monotonic(clock);
+    long mark = source.millis() + 50;
+    Snowflake gen = builder(source).startAfter(mark).build();
+
+    assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+    clock.advance(Duration.ofMillis(50));
+    assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+    clock.advance(Duration.ofMillis(1));
+    long id = gen.tryNextId();
+
+    assertThat(timeOf(gen, id)).isEqualTo(mark + 1);
+    assertThat(clock.parks()).isZero();
+  }
+
   @Test
   void nextId_sequenceSpent_parksUntilNextUnitAndNeverRunsAhead() {
     TimeSource source = TimeSource.monotonic(clock);

@@ -1,12 +1,13 @@
 package io.snowid.cli;
 
-import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,6 +31,7 @@ final class BenchCommand extends SnowIdSubcommand {
       names = {"-t", "--threads"},
       paramLabel = "T",
       defaultValue = "${env:SNOWID_THREADS:-1}",
+      converter = Ranged.Threads.class,
       description =
           "Threads calling nextId(), 1..256 (env SNOWID_THREADS; default ${DEFAULT-VALUE}).")
   int threads;
@@ -38,6 +40,7 @@ final class BenchCommand extends SnowIdSubcommand {
       names = {"-s", "--seconds"},
       paramLabel = "S",
       defaultValue = "${env:SNOWID_SECONDS:-3}",
+      converter = Ranged.Seconds.class,
       description =
           "How long to measure, after 0.5 s of warm-up, 1..600 (env SNOWID_SECONDS;"
               + " default ${DEFAULT-VALUE}).")
@@ -54,13 +57,7 @@ final class BenchCommand extends SnowIdSubcommand {
 
   @Override
   public Integer call() throws InterruptedException {
-    if (threads < 1 || threads > 256) {
-      throw new InvalidSettingException("threads", threads, "1..256");
-    }
-    if (seconds < 1 || seconds > 600) {
-      throw new InvalidSettingException("seconds", seconds, "1..600");
-    }
-    Layout l = layout.get();
+    Layout l = layout.forGenerating();
     Logs.configure(verbose);
     Snowflake.Builder builder = Snowflake.builder().layout(l);
     for (Layout.Field f : l.nodeFields()) {
@@ -69,8 +66,9 @@ final class BenchCommand extends SnowIdSubcommand {
     @SuppressWarnings("SystemConsoleNull") // Java 17: null exactly when not on a terminal
     boolean showProgress = progress != null ? progress : System.console() != null;
     Result r;
-    try (Snowflake generator = builder.build()) {
-      r = new Run(generator, threads).measure(seconds * 1000L, showProgress ? err() : null);
+    try (Snowflake generator = builder.build();
+        Run run = new Run(generator::nextId, generator::waitCount, threads, Run.Clock.SYSTEM)) {
+      r = run.measure(seconds * 1000L, showProgress ? err() : null);
     }
     print(l, r);
     return 0;
@@ -95,100 +93,155 @@ final class BenchCommand extends SnowIdSubcommand {
         "waits         " + LayoutCommand.group(r.waits) + " (calls that parked for a tick)");
     double years = l.remainingLifetime(java.time.Instant.now()).toSeconds() / SECONDS_PER_YEAR;
     out.printf(Locale.ROOT, "years left    %.1f%n", years);
-    out.flush();
+    flushOut();
   }
 
   record Result(long ids, double seconds, long cpuNanos, long waits) {}
 
-  /** The worker threads: each counts its IDs and, if the JVM can, its CPU time. */
-  static final class Run {
+  /**
+   * The worker threads, each calling {@code nextId()} and counting its IDs. The window is measured
+   * from outside: at its start and at its end the measuring thread reads every worker's count and
+   * CPU time, so IDs issued before the start or after the end never count (they used to: counts
+   * were taken after the workers stopped, with whole blocks finished after the end time, which made
+   * 256 threads report 1.08 of the cap).
+   */
+  static final class Run implements AutoCloseable {
+    /** How often a worker publishes its count: the error at each end of the window, per thread. */
+    static final int BLOCK = 64;
+
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
-    private static final long WARMUP_NANOS = 500_000_000L;
+    private static final long WARMUP_MILLIS = 500;
 
-    private final Snowflake generator;
-    private final int threads;
-    private volatile boolean measuring;
-    private volatile boolean done;
-    private final long[] counts;
-    private final long[] cpu;
+    /** The measuring thread's clock and sleep: the system's, or a test's. */
+    interface Clock {
+      Clock SYSTEM =
+          new Clock() {
+            @Override
+            public long nanoTime() {
+              return System.nanoTime();
+            }
+
+            @Override
+            public void sleepMillis(long millis) throws InterruptedException {
+              Thread.sleep(millis);
+            }
+          };
+
+      long nanoTime();
+
+      void sleepMillis(long millis) throws InterruptedException;
+    }
+
+    private final LongSupplier ids;
+    private final LongSupplier waits;
+    private final Clock clock;
+    private final Thread[] workers;
+    private final AtomicLongArray counts; // per worker, 16 longs (a cache line) apart
     private final long[] sinks;
+    private volatile boolean done;
 
-    Run(Snowflake generator, int threads) {
-      this.generator = generator;
-      this.threads = threads;
-      this.counts = new long[threads * 16]; // one cache line apart
-      this.cpu = new long[threads];
+    Run(LongSupplier ids, LongSupplier waits, int threads, Clock clock) {
+      this.ids = ids;
+      this.waits = waits;
+      this.clock = clock;
+      this.workers = new Thread[threads];
+      this.counts = new AtomicLongArray(threads * 16);
       this.sinks = new long[threads];
     }
 
     Result measure(long millis, PrintWriter progress) throws InterruptedException {
-      boolean cpuTime = MX.isCurrentThreadCpuTimeSupported();
-      Thread[] workers = new Thread[threads];
-      for (int i = 0; i < threads; i++) {
+      for (int i = 0; i < workers.length; i++) {
         int slot = i;
         workers[i] =
             new Thread(
                 () -> {
                   long n = 0;
                   long sink = 0;
-                  while (!measuring) {
-                    sink ^= generator.nextId();
-                  }
-                  long cpu0 = cpuTime ? MX.getCurrentThreadCpuTime() : 0;
                   while (!done) {
-                    for (int k = 0; k < 1024; k++) {
-                      sink ^= generator.nextId();
+                    for (int k = 0; k < BLOCK; k++) {
+                      sink ^= ids.getAsLong();
                     }
-                    n += 1024;
-                    counts[slot * 16] = n;
+                    n += BLOCK;
+                    counts.lazySet(slot * 16, n); // a release store: no fence on the hot path
                   }
-                  cpu[slot] = cpuTime ? MX.getCurrentThreadCpuTime() - cpu0 : -1;
-                  sinks[slot] = sink;
+                  sinks[slot] = sink; // the IDs are used: the calls cannot be optimized away
                 },
                 "snowid-bench-" + i);
         workers[i].setDaemon(true);
         workers[i].start();
       }
-      Thread.sleep(WARMUP_NANOS / 1_000_000);
-      long waits0 = generator.waitCount();
-      long t0 = System.nanoTime();
-      measuring = true;
+      clock.sleepMillis(WARMUP_MILLIS);
+      long waits0 = waits.getAsLong();
+      long cpu0 = cpu();
+      long ids0 = total();
+      long t0 = clock.nanoTime();
       long end = t0 + millis * 1_000_000L;
-      for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
-        Thread.sleep(Math.min(250, Math.max(1, (end - now) / 1_000_000)));
+      for (long now = clock.nanoTime(); now < end; now = clock.nanoTime()) {
+        clock.sleepMillis(Math.min(250, Math.max(1, (end - now) / 1_000_000)));
         if (progress != null) {
-          double elapsed = (System.nanoTime() - t0) / 1e9;
+          double elapsed = (clock.nanoTime() - t0) / 1e9;
           progress.printf(
               Locale.ROOT,
               "\rbench: %.1f / %d s  %s IDs/s   ",
               elapsed,
               millis / 1000,
-              LayoutCommand.group(Math.round(total() / elapsed)));
+              LayoutCommand.group(Math.round((total() - ids0) / elapsed)));
           progress.flush();
         }
       }
-      done = true;
-      long t1 = System.nanoTime();
-      for (Thread w : workers) {
-        w.join();
-      }
+      long ids1 = total();
+      long t1 = clock.nanoTime();
+      long cpu1 = cpu();
+      long waits1 = waits.getAsLong();
       if (progress != null) {
         progress.print("\r" + " ".repeat(60) + "\r");
         progress.flush();
       }
-      long cpuNanos = 0;
-      for (long c : cpu) {
-        cpuNanos = c < 0 || cpuNanos < 0 ? -1 : cpuNanos + c;
+      long cpuNanos = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+      return new Result(ids1 - ids0, (t1 - t0) / 1e9, cpuNanos, waits1 - waits0);
+    }
+
+    /** The workers' CPU time so far; -1 if the JVM cannot tell. */
+    private long cpu() {
+      if (!MX.isThreadCpuTimeSupported()) {
+        return -1;
       }
-      return new Result(total(), (t1 - t0) / 1e9, cpuNanos, generator.waitCount() - waits0);
+      long sum = 0;
+      for (Thread w : workers) {
+        long c = MX.getThreadCpuTime(w.getId());
+        if (c < 0) {
+          return -1;
+        }
+        sum += c;
+      }
+      return sum;
     }
 
     private long total() {
       long sum = 0;
-      for (int i = 0; i < threads; i++) {
-        sum += counts[i * 16];
+      for (int i = 0; i < workers.length; i++) {
+        sum += counts.get(i * 16);
       }
       return sum;
+    }
+
+    /** Stops the workers and waits for them (an interrupt is kept for the caller). */
+    @Override
+    public void close() {
+      done = true;
+      boolean interrupted = false;
+      for (Thread w : workers) {
+        while (w != null && w.isAlive()) {
+          try {
+            w.join();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

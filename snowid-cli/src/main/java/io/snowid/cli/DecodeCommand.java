@@ -1,6 +1,7 @@
 package io.snowid.cli;
 
 import io.snowid.DecodedId;
+import io.snowid.InvalidIdException;
 import io.snowid.Layout;
 import io.snowid.codec.IdCodec;
 import java.io.PrintWriter;
@@ -43,7 +44,12 @@ final class DecodeCommand extends SnowIdSubcommand {
     for (String text : ids) {
       String t = text.trim();
       IdCodec codec = given != null ? given : IdCodec.detect(t);
-      decoded.add(l.decode(codec.decode(t)));
+      long id = codec.decode(t);
+      try {
+        decoded.add(l.decode(id));
+      } catch (InvalidIdException e) {
+        throw new InvalidIdException(Errors.cut(t), e.reason()); // the input, not the number
+      }
     }
     PrintWriter out = out();
     if (json) {
@@ -53,7 +59,7 @@ final class DecodeCommand extends SnowIdSubcommand {
     } else {
       table(l, decoded).print(out);
     }
-    out.flush();
+    flushOut();
     return 0;
   }
 

@@ -2,28 +2,68 @@ package io.snowid.cli;
 
 import io.snowid.InvalidIdException;
 import io.snowid.InvalidSettingException;
+import io.snowid.lease.LeaseDirectoryException;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Every failure is one line on stderr: exit code 2 for bad input (a wrong option, a bad layout, an
- * unreadable ID), 1 for a failure at run time (a coordinator out of reach, a port in use). The
- * stack trace only with {@code --verbose}.
+ * unreadable ID, a lease directory that cannot be used), 1 for a failure at run time (a coordinator
+ * out of reach, a port in use, output that cannot be written). The stack trace only with {@code
+ * --verbose}. Echoed input is cut to a readable length.
  */
 final class Errors implements IParameterExceptionHandler, IExecutionExceptionHandler {
   static final int BAD_INPUT = 2;
   static final int FAILURE = 1;
 
+  /** Input quoted in a message longer than this is cut. */
+  private static final int MAX_ECHO = 64;
+
+  /** A word (no spaces) longer than this in a message is echoed input: cut it. */
+  private static final Pattern LONG_WORD = Pattern.compile("\\S{161,}");
+
   @Override
   public int handleParseException(ParameterException ex, String[] args) {
     PrintWriter err = ex.getCommandLine().getErr();
-    err.println(line(ex));
+    err.println(parseLine(ex));
     err.flush();
     return BAD_INPUT;
+  }
+
+  /** picocli's message, unless a clearer one can be said: the range of a number, the commands. */
+  private static String parseLine(ParameterException ex) {
+    if (ex.getCause() instanceof Ranged.OutOfRange r) {
+      return line(r);
+    }
+    if (ex instanceof UnmatchedArgumentException u) {
+      CommandSpec spec = u.getCommandLine().getCommandSpec();
+      List<String> unmatched = u.getUnmatched();
+      if (!spec.subcommands().isEmpty()
+          && spec.positionalParameters().isEmpty()
+          && !unmatched.isEmpty()
+          && !unmatched.get(0).startsWith("-")) {
+        String command = spec.qualifiedName();
+        return "snowid: unknown command '"
+            + cut(unmatched.get(0))
+            + "'"
+            + (command.equals("snowid") ? "" : " of " + command)
+            + "; the commands are "
+            + String.join(", ", spec.subcommands().keySet())
+            + " (see "
+            + command
+            + " --help)";
+      }
+    }
+    return line(ex);
   }
 
   @Override
@@ -37,18 +77,38 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
     return isBadInput(ex) ? BAD_INPUT : FAILURE;
   }
 
+  /**
+   * Input the user can correct: a setting, an ID, or a lease directory that cannot be used as given
+   * (not a directory, another user's, …: the fix is another {@code --node} or a {@code chmod}).
+   */
   static boolean isBadInput(Throwable ex) {
     return ex instanceof InvalidSettingException
         || ex instanceof InvalidIdException
+        || ex instanceof LeaseDirectoryException
         || ex instanceof ParameterException;
   }
 
-  /** {@code snowid: message}, on one line. */
+  /** {@code snowid: message}, on one line, long echoed input cut. */
   static String line(Throwable ex) {
     String message = ex.getMessage();
     if (message == null || message.isBlank()) {
       message = ex.getClass().getSimpleName();
     }
-    return "snowid: " + message.replaceAll("\\s*\\R\\s*", " ").trim();
+    String one = message.replaceAll("\\s*\\R\\s*", " ").trim();
+    Matcher m = LONG_WORD.matcher(one);
+    StringBuilder sb = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(sb, Matcher.quoteReplacement(cut(m.group())));
+    }
+    m.appendTail(sb);
+    return "snowid: " + sb;
+  }
+
+  /** Input to quote in a message: itself, or its start and its length when it is long. */
+  static String cut(String input) {
+    if (input.length() <= MAX_ECHO) {
+      return input;
+    }
+    return input.substring(0, MAX_ECHO - 4) + "…(" + input.length() + " characters)";
   }
 }

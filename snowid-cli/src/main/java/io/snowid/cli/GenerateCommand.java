@@ -28,6 +28,7 @@ final class GenerateCommand extends SnowIdSubcommand {
       names = {"-n", "--count"},
       paramLabel = "N",
       defaultValue = "${env:SNOWID_COUNT:-1}",
+      converter = Ranged.Count.class,
       description = "How many IDs, 1..10000000 (env SNOWID_COUNT; default ${DEFAULT-VALUE}).")
   long count;
 
@@ -37,11 +38,8 @@ final class GenerateCommand extends SnowIdSubcommand {
 
   @Override
   public Integer call() {
-    if (count < 1 || count > MAX_COUNT) {
-      throw new InvalidSettingException("count", count, "1.." + MAX_COUNT);
-    }
     IdCodec codec = format.getOr(IdCodec.DECIMAL);
-    Layout l = layout.get();
+    Layout l = layout.forGenerating();
     Logs.configure(verbose);
     PrintWriter out = out();
     if (l.wraps()) {
@@ -57,9 +55,9 @@ final class GenerateCommand extends SnowIdSubcommand {
         for (long id : ids) {
           out.println(codec.encode(id));
         }
+        flushOut(); // a full disk or a closed stdout stops the run here, with exit code 1
       }
     }
-    out.flush();
     return 0;
   }
 
@@ -69,11 +67,14 @@ final class GenerateCommand extends SnowIdSubcommand {
       throw new InvalidSettingException("layout", l.spec(), "int32, the one wrapping layout");
     }
     try (Int32Generator generator = Int32Generator.fromNodeSource(node.get())) {
-      for (long i = 0; i < count; i++) {
+      for (long i = 1; i <= count; i++) {
         out.println(codec.encode(generator.nextInt()));
+        if (i % BATCH == 0) {
+          flushOut();
+        }
       }
     }
-    out.flush();
+    flushOut();
     return 0;
   }
 }

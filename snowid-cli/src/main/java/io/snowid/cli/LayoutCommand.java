@@ -29,7 +29,7 @@ final class LayoutCommand extends SnowIdSubcommand {
   public Integer call() {
     Layout l = layout.get();
     report(l, layout.layout.trim(), Instant.now(), out());
-    out().flush();
+    flushOut();
     return 0;
   }
 

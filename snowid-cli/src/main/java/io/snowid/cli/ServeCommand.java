@@ -1,6 +1,5 @@
 package io.snowid.cli;
 
-import io.snowid.InvalidSettingException;
 import io.snowid.Snowflake;
 import io.snowid.server.ServerConfig;
 import io.snowid.server.SnowIdServer;
@@ -33,6 +32,7 @@ final class ServeCommand extends SnowIdSubcommand {
       names = {"-p", "--port"},
       paramLabel = "PORT",
       defaultValue = "${env:SNOWID_PORT:-8080}",
+      converter = Ranged.Port.class,
       description =
           "The TCP port, 0..65535; 0 picks one (env SNOWID_PORT; default ${DEFAULT-VALUE}).")
   int port;
@@ -46,13 +46,25 @@ final class ServeCommand extends SnowIdSubcommand {
       defaultValue = "${env:SNOWID_TOKEN}",
       description =
           "Require 'Authorization: Bearer TOKEN' on every request (env SNOWID_TOKEN, which"
-              + " unlike the option does not show in the process list).")
+              + " unlike the option does not show in the process list). A blank token is refused;"
+              + " without one, every client that reaches the address may take IDs.")
   String token;
+
+  @Option(
+      names = "--backlog",
+      paramLabel = "N",
+      defaultValue = "${env:SNOWID_BACKLOG:-" + ServerConfig.DEFAULT_BACKLOG + "}",
+      converter = Ranged.Backlog.class,
+      description =
+          "Connections the kernel queues before they are accepted, 1..65535; Linux caps it at"
+              + " net.core.somaxconn (env SNOWID_BACKLOG; default ${DEFAULT-VALUE}).")
+  int backlog;
 
   @Option(
       names = "--stop-timeout",
       paramLabel = "SECONDS",
       defaultValue = "${env:SNOWID_STOP_TIMEOUT:-10}",
+      converter = Ranged.StopTimeout.class,
       description =
           "How long a stop waits for requests in flight, 0..600 (env SNOWID_STOP_TIMEOUT;"
               + " default ${DEFAULT-VALUE}).")
@@ -62,18 +74,22 @@ final class ServeCommand extends SnowIdSubcommand {
 
   @Override
   public Integer call() {
-    if (stopTimeout < 0 || stopTimeout > 600) {
-      throw new InvalidSettingException("stop-timeout", stopTimeout, "0..600 seconds");
+    String givenToken = token;
+    if (givenToken == null && System.getenv("SNOWID_TOKEN") != null) {
+      givenToken = System.getenv("SNOWID_TOKEN"); // set but empty: refused below, not "no token"
     }
     ServerConfig config =
         ServerConfig.defaults()
             .withBind(bind.trim())
             .withPort(port)
-            .withLayout(layout.get())
+            .withLayout(layout.forGenerating())
             .withNode(node.get())
-            .withToken(token)
-            .withStopTimeout(Duration.ofSeconds(stopTimeout));
+            .withToken(givenToken)
+            .withStopTimeout(Duration.ofSeconds(stopTimeout))
+            .withBacklog(backlog);
     Logs.configure(true);
+    // Before the generator takes a lease: a wrong address or a port in use fails with nothing held.
+    SnowIdServer.checkAddress(config);
     // This command owns the server, the generator and its lease; ServeShutdown stops them in turn.
     Snowflake generator =
         Snowflake.builder().layout(config.layout()).nodeSource(config.node()).build();

@@ -1,6 +1,5 @@
 package io.snowid.cli;
 
-import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
@@ -30,6 +29,7 @@ import picocli.CommandLine.Spec;
       GenerateCommand.class,
       DecodeCommand.class,
       LayoutCommand.class,
+      LeasesCommand.class,
       ServeCommand.class,
       BenchCommand.class,
       AutoComplete.GenerateCompletion.class
@@ -51,18 +51,27 @@ public final class SnowIdCommand implements Runnable {
 
   public static void main(String[] args) {
     ownsProcess = true;
-    Charset cs = Charset.defaultCharset();
-    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, cs)));
-    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, cs), true);
+    PrintWriter out = Stdout.open();
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
     int code = execute(out, err, args);
-    out.flush();
     err.flush();
     System.exit(code);
   }
 
-  /** Runs a command line; returns the exit code. */
+  /**
+   * Runs a command line; returns the exit code. Output that could not be written makes a success a
+   * failure (exit 1, one line), whatever the command: help and version text included.
+   */
   static int execute(PrintWriter out, PrintWriter err, String... args) {
-    return commandLine(out, err).execute(args);
+    int code = commandLine(out, err).execute(args);
+    if (out.checkError() && code == 0) { // flushes first
+      err.println(
+          Errors.line(new OutputFailedException(out instanceof Stdout s ? s.failure() : null)));
+      err.flush();
+      return Errors.FAILURE;
+    }
+    return code;
   }
 
   /** The configured command line, writing to {@code out} and {@code err}. */

@@ -23,4 +23,16 @@ abstract class SnowIdSubcommand implements Callable<Integer> {
   PrintWriter err() {
     return spec.commandLine().getErr();
   }
+
+  /**
+   * Flushes standard output.
+   *
+   * @throws OutputFailedException if anything printed so far could not be written
+   */
+  void flushOut() {
+    PrintWriter out = out();
+    if (out.checkError()) { // flushes first
+      throw new OutputFailedException(out instanceof Stdout s ? s.failure() : null);
+    }
+  }
 }

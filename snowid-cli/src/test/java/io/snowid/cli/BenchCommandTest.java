@@ -2,6 +2,11 @@ package io.snowid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,6 +31,71 @@ class BenchCommandTest {
     assertThat(Long.parseLong(ids.group(1).replace(",", ""))).isPositive();
     // a generator can never beat its layout's cap by more than the rounding of one second
     assertThat(Double.parseDouble(fraction.group(1))).isGreaterThan(0).isLessThan(1.01);
+  }
+
+  /**
+   * Issue 12 item 5: IDs issued after the window's end used to be counted (whole blocks finished
+   * after the end time), so many threads reported more than the cap. Here the ID source stops
+   * answering the moment the window ends (its clock is the test's): the count is at most what was
+   * issued by then. The parent's measurement waited for every worker's block to finish, so it would
+   * never return here.
+   */
+  @Test
+  void measure_idsIssuedAfterTheEnd_areNotCounted() throws Exception {
+    AtomicLong issued = new AtomicLong();
+    CountDownLatch ended = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    LongSupplier source =
+        () -> {
+          if (ended.getCount() == 0) {
+            awaitQuietly(release);
+          }
+          return issued.incrementAndGet();
+        };
+    AtomicLong nanos = new AtomicLong();
+    long windowMillis = 2000;
+    BenchCommand.Run.Clock clock =
+        new BenchCommand.Run.Clock() {
+          @Override
+          public long nanoTime() {
+            return nanos.get();
+          }
+
+          @Override
+          public void sleepMillis(long millis) throws InterruptedException {
+            Thread.sleep(20); // real time for the workers to issue some IDs
+            if (nanos.addAndGet(millis * 1_000_000) >= (500 + windowMillis) * 1_000_000) {
+              ended.countDown(); // the window is over: no ID is issued from now on
+            }
+          }
+        };
+    BenchCommand.Run run = new BenchCommand.Run(source, () -> 0, 8, clock);
+    try {
+      BenchCommand.Result r =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    try {
+                      return run.measure(windowMillis, null);
+                    } catch (InterruptedException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  })
+              .get(60, TimeUnit.SECONDS);
+
+      assertThat(r.ids()).isPositive().isLessThanOrEqualTo(issued.get());
+      assertThat(r.seconds()).isEqualTo(windowMillis / 1000.0);
+    } finally {
+      release.countDown();
+      run.close();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

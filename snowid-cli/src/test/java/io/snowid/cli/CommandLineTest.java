@@ -28,11 +28,12 @@ class CommandLineTest {
         .contains("layout")
         .contains("serve")
         .contains("bench")
+        .contains("leases")
         .contains("generate-completion");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"generate", "decode", "layout", "serve", "bench"})
+  @ValueSource(strings = {"generate", "decode", "layout", "leases", "serve", "bench"})
   void commandHelp_namesTheEnvironmentVariables(String command) {
     Cli r = Cli.run(command, "--help");
 
@@ -76,5 +77,28 @@ class CommandLineTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.errLines()).hasSize(1);
     assertThat(r.err()).startsWith("snowid: ");
+  }
+
+  // Issue 12 item 7: an unknown command said only "Unmatched argument at index 0".
+  @Test
+  void unknownCommand_listsTheCommandsOnOneLine() {
+    Cli r = Cli.run("frobnicate");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines())
+        .containsExactly(
+            "snowid: unknown command 'frobnicate'; the commands are generate, decode, layout,"
+                + " leases, serve, bench, generate-completion (see snowid --help)");
+  }
+
+  @Test
+  void unknownSubcommand_listsThatCommandsSubcommands() {
+    Cli r = Cli.run("leases", "frobnicate");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines())
+        .containsExactly(
+            "snowid: unknown command 'frobnicate' of snowid leases; the commands are release (see"
+                + " snowid leases --help)");
   }
 }

@@ -118,10 +118,10 @@ class GenerateCommandTest {
 
   @Test
   void generate_badInputWithVerbose_printsTheStackTrace() {
-    Cli r = Cli.run("generate", "-n", "0", "--verbose", "--node", NODE);
+    Cli r = Cli.run("generate", "--format", "base99", "--verbose", "--node", NODE);
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.errLines().get(0)).isEqualTo("snowid: count = 0 is invalid; allowed: 1..10000000");
+    assertThat(r.errLines().get(0)).startsWith("snowid: format = base99 is invalid");
     assertThat(r.err()).contains("\tat io.snowid.cli.GenerateCommand.call");
   }
 

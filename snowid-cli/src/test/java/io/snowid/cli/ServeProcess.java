@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,17 +36,15 @@ final class ServeProcess implements AutoCloseable {
 
   /** Starts {@code snowid serve --port 0 ARGS} and waits for its "serving on" line. */
   static ServeProcess start(Path dir, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(SnowIdCommand.class.getName());
-    command.add("serve");
-    command.add("--port");
-    command.add("0");
-    command.addAll(List.of(args));
+    return start(dir, Map.of(), args);
+  }
+
+  /** As {@link #start(Path, String...)}, with these environment variables set. */
+  static ServeProcess start(Path dir, Map<String, String> env, String... args) throws IOException {
     Path err = Files.createTempFile(dir, "stderr", ".txt");
-    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(command(args)).redirectError(err.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
     BufferedReader out =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line = out.readLine();
@@ -56,6 +55,20 @@ final class ServeProcess implements AutoCloseable {
     Matcher m = SERVING.matcher(line);
     assertThat(m.find()).as(line).isTrue();
     return new ServeProcess(p, err, URI.create(m.group(1)));
+  }
+
+  /** {@code java -cp <test class path> SnowIdCommand serve --port 0 ARGS}. */
+  static List<String> command(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(SnowIdCommand.class.getName());
+    command.add("serve");
+    command.add("--port");
+    command.add("0");
+    command.addAll(List.of(args));
+    return command;
   }
 
   /** Sends SIGTERM and waits for the exit; returns the exit code. */

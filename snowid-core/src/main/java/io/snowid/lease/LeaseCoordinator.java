@@ -39,6 +39,29 @@ public interface LeaseCoordinator extends AutoCloseable {
   void release(Lease lease, long issuedUpToMillis);
 
   /**
+   * Every node id of the namespace that has a record, ordered by id: its holder, state, expiry and
+   * high-water mark. Read-only: it changes nothing, renews nothing and takes nothing, whatever the
+   * state of the ids. One round trip where the registry allows.
+   *
+   * @throws io.snowid.InvalidSettingException if the namespace is not a valid name
+   * @throws NodeIdUnavailableException if the coordinator cannot be reached
+   */
+  LeaseListing list(String namespace);
+
+  /**
+   * Marks the id released for an operator, keeping its high-water mark (so its next holder still
+   * starts after everything it may have carried), but only when its holder is provably gone: for
+   * {@code file:}, the lease file's lock is free and its record does not name a live holder whose
+   * lease runs; for a network coordinator, the lease expired by the registry's clock. An id that is
+   * released already, or has no record, is left as it is. One round trip where the registry allows.
+   *
+   * @throws LeaseTakenException if a holder may still be alive: the message names the holder and
+   *     when its lease ends; nothing is changed
+   * @throws NodeIdUnavailableException if the coordinator cannot be reached
+   */
+  void releaseAbandoned(String namespace, long nodeId);
+
+  /**
    * Whether {@link Lease#coordinatorNowMillis()} is a clock of the coordinator's own, which the
    * holder checks against its clock for skew. False for a coordinator that reports the holder's own
    * clock ({@code localNowMillis}): no skew check, since a step of the holder's clock during a call

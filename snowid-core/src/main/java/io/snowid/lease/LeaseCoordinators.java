@@ -179,6 +179,44 @@ public final class LeaseCoordinators {
     return new LeaseHolder(coordinator, false, options, time, layout, fixed, leased);
   }
 
+  /**
+   * The namespace that {@link #lease(String, Layout, Map, TimeSource) lease(uri, layout, explicit,
+   * …)} would lease from first, and how its ids map to node values, without leasing anything: for
+   * an operator's listing ({@code snowid leases}). It depends on the same inputs as the lease: the
+   * URI's {@code namespace=} and {@code fields=}, the layout, the explicit values, the system
+   * properties and environment of {@link NodeIdChain#settings()} and, for a coordinator of one
+   * host, its {@link LocalLeasePlan}; so run it with the settings of the service it is about. Where
+   * the plan tries the values of a field in turn (a host without IPv4), this is the namespace of
+   * the first value.
+   *
+   * @throws InvalidSettingException if no coordinator handles the URI or an option is invalid
+   */
+  public static LeaseNamespace namespace(String uri, Layout layout, Map<String, Long> explicit) {
+    HostEnvironment env = HostEnvironment.system();
+    LeaseCoordinatorProvider provider = provider(uri);
+    LeaseOptions options = LeaseOptions.parse(uri, provider.defaultTtl());
+    Map<String, Long> fixed = fixed(layout, explicit, env);
+    List<Layout.Field> leased = leasedFields(layout, options, fixed);
+    if (!provider.leasesEveryNodeField() && options.fields().isEmpty() && !leased.isEmpty()) {
+      LocalLeasePlan plan =
+          LocalLeasePlan.plan(
+              layout,
+              leased,
+              redact(options.base()),
+              !options.base().equals(DEFAULT_FILE_URI),
+              env);
+      fixed.putAll(plan.values());
+      leased = plan.leased();
+      if (!plan.scanned().isEmpty()) {
+        fixed.putAll(Spread.over(plan.scanned(), 0));
+      }
+    }
+    for (Layout.Field f : leased) {
+      fixed.remove(f.name());
+    }
+    return LeaseNamespace.of(options.namespace(), layout, fixed, leased);
+  }
+
   /** The explicit values, then those of the settings for the fields still unset. */
   private static Map<String, Long> fixed(
       Layout layout, Map<String, Long> explicit, HostEnvironment env) {

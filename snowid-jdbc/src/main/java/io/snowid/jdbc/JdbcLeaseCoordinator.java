@@ -4,6 +4,8 @@ import io.snowid.InvalidSettingException;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
@@ -13,6 +15,7 @@ import java.net.UnknownHostException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -506,8 +509,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * already released is left as it is.
    *
    * @throws LeaseTakenException if a holder holds the id and its lease has not expired: the message
-   *     names the holder and the expiry
-   * @throws InvalidSettingException if the namespace has no row for the id
+   *     names the holder and the expiry An id without a row is left alone too.
    */
   void releaseAbandonedRow(String namespace, long nodeId) {
     String ns = checked(namespace);
@@ -537,14 +539,40 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                   ns,
                   nodeId);
           if (refusal == null) {
-            throw new InvalidSettingException(
-                "node id", nodeId, "an id with a row in namespace " + ns + " on " + describe());
+            return null; // no row: nothing to release
           }
           if (!refusal.isEmpty()) {
             throw new LeaseTakenException(ns, nodeId, refusal);
           }
           return null; // released already
         });
+  }
+
+  @Override
+  public LeaseListing list(String namespace) {
+    List<Row> rows = listRows(namespace);
+    long now =
+        rows.isEmpty()
+            ? db.call("the clock", 5_000, false, s -> s.queryOne(sql.clock, rs -> rs.getLong(1)))
+            : rows.get(0).databaseNowMillis();
+    List<LeaseInfo> leases = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      leases.add(
+          new LeaseInfo(
+              namespace,
+              r.nodeId(),
+              r.instance(),
+              r.host() == null ? "" : r.host(),
+              LeaseInfo.State.valueOf(r.state().name()),
+              r.expiresAtMillis(),
+              r.highWaterMillis()));
+    }
+    return new LeaseListing(now, leases);
+  }
+
+  @Override
+  public void releaseAbandoned(String namespace, long nodeId) {
+    releaseAbandonedRow(namespace, nodeId);
   }
 
   @Override

@@ -82,6 +82,9 @@ final class LeaseSql {
   /** (namespace) Every id's row of a namespace, with NOW. */
   final String list;
 
+  /** () NOW alone: the clock of a listing without rows. */
+  final String clock;
+
   /** (namespace, node id) Releases an expired lease, keeping its high-water mark. */
   final String releaseExpired;
 
@@ -177,6 +180,7 @@ final class LeaseSql {
             + " FROM "
             + table
             + " WHERE namespace = ? AND node_id = ?";
+    clock = "SELECT " + now;
     list =
         "SELECT node_id, instance, host, token, expires_at, high_water, "
             + now

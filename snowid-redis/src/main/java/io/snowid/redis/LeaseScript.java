@@ -9,13 +9,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One of the lease scripts ({@code acquire}, {@code renew}, {@code release}): the shared prelude
- * {@code common.lua} and the script's own body, with the SHA-1 that {@code EVALSHA} names it by.
+ * One of the lease scripts ({@code acquire}, {@code renew}, {@code release}, and for operators
+ * {@code list} and {@code abandon}): the shared prelude {@code common.lua} and the script's own
+ * body, with the SHA-1 that {@code EVALSHA} names it by.
  */
 record LeaseScript(String name, String text, String sha) {
   static final LeaseScript ACQUIRE = load("acquire");
   static final LeaseScript RENEW = load("renew");
   static final LeaseScript RELEASE = load("release");
+  static final LeaseScript LIST = load("list");
+  static final LeaseScript ABANDON = load("abandon");
 
   private static LeaseScript load(String name) {
     String text = resource("common") + "\n" + resource(name);

@@ -15,6 +15,8 @@ import io.snowid.InvalidSettingException;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
@@ -22,6 +24,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -347,6 +350,80 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
         issuedUpToMillis == Long.MIN_VALUE ? "-" : Long.toString(issuedUpToMillis));
   }
 
+  /** How long an operator's call may take: no lease bounds it. */
+  private static final long OPERATOR_BOUND_MILLIS = 5_000;
+
+  @Override
+  public LeaseListing list(String namespace) {
+    Reply r = run(LeaseScript.LIST, keys(namespace), OPERATOR_BOUND_MILLIS, false);
+    long now = r.number(0);
+    TreeMap<Long, LeaseInfo> byId = new TreeMap<>();
+    for (int i = 1; i + 1 < r.size(); i += 2) {
+      long id;
+      try {
+        id = Long.parseLong(r.text(i));
+      } catch (NumberFormatException e) {
+        throw r.malformed();
+      }
+      String[] f = r.text(i + 1).split(" ");
+      if (f.length != 5) {
+        throw r.malformed();
+      }
+      boolean released = f[1].equals("-");
+      long expires = released ? Long.MIN_VALUE : number(f[2], r);
+      LeaseInfo.State state =
+          released
+              ? LeaseInfo.State.RELEASED
+              : expires <= now ? LeaseInfo.State.EXPIRED : LeaseInfo.State.HELD;
+      byId.put(id, new LeaseInfo(namespace, id, f[0], "", state, expires, number(f[3], r)));
+    }
+    return new LeaseListing(now, List.copyOf(byId.values()));
+  }
+
+  /** A number field of a record; "-" (none) is {@link Long#MIN_VALUE}. */
+  private static long number(String s, Reply r) {
+    if (s.equals("-")) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw r.malformed();
+    }
+  }
+
+  @Override
+  public void releaseAbandoned(String namespace, long nodeId) {
+    Reply r =
+        run(
+            LeaseScript.ABANDON,
+            keys(namespace),
+            OPERATOR_BOUND_MILLIS,
+            false,
+            Long.toString(nodeId));
+    switch (r.status()) {
+      case "alive" ->
+          throw new LeaseTakenException(
+              namespace,
+              nodeId,
+              "held by instance "
+                  + r.text(1)
+                  + " until "
+                  + Instant.ofEpochMilli(r.number(2))
+                  + " by the clock of "
+                  + describe());
+      case "ok" ->
+          LOG.log(
+              Level.INFO,
+              "node id {0} of namespace {1} on {2} released by an operator: its lease had expired;"
+                  + " its high-water mark is kept",
+              Long.toString(nodeId),
+              namespace,
+              describe());
+      default -> r.expect("none");
+    }
+  }
+
   @Override
   public String describe() {
     return settings.describe();
@@ -401,6 +478,10 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
 
     String status() {
       return text(0);
+    }
+
+    int size() {
+      return values == null ? 0 : values.size();
     }
 
     long acks() {

@@ -1,14 +1,20 @@
 package io.snowid.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseListing;
+import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.testkit.LeaseCoordinatorContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The Redis backend passes the contract every coordinator passes, on the real server at
@@ -47,6 +53,28 @@ class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Override
   protected void crash(LeaseCoordinator coordinator) {
     coordinator.close();
+  }
+
+  @Test
+  void listAndReleaseAbandoned_areOneRoundTripEach() {
+    try (RedisLeaseCoordinator c = (RedisLeaseCoordinator) LeaseCoordinators.open(URI)) {
+      long now = System.currentTimeMillis();
+      for (int i = 0; i < 5; i++) {
+        c.acquire(
+            new AcquireRequest(
+                namespace, 8, "holder-" + i, new LeaseTerms(Duration.ofSeconds(2), now, now)));
+      }
+      long before = c.roundTrips();
+
+      LeaseListing listing = c.list(namespace);
+      long afterList = c.roundTrips();
+      assertThatThrownBy(() -> c.releaseAbandoned(namespace, 0))
+          .isInstanceOf(LeaseTakenException.class);
+
+      assertThat(listing.leases()).hasSize(5);
+      assertThat(afterList - before).isEqualTo(1);
+      assertThat(c.roundTrips() - afterList).isEqualTo(1);
+    }
   }
 
   @AfterAll

@@ -34,7 +34,13 @@ final class DecodeEndpoint {
     Layout l = query.get("layout") == null ? layout : Layout.preset(query.get("layout"));
     String format = query.get("format");
     IdCodec codec = format == null ? IdCodec.detect(text) : IdCodec.named(format);
-    DecodedId d = l.decode(codec.decode(text));
+    long id = codec.decode(text);
+    DecodedId d;
+    try {
+      d = l.decode(id);
+    } catch (InvalidIdException e) {
+      throw new InvalidIdException(Query.shorten(text), e.reason()); // the input, not the number
+    }
     return Replies.json(response, callback, 200, d.toJson());
   }
 }

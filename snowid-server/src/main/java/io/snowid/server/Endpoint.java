@@ -7,7 +7,9 @@ enum Endpoint {
   DECODE("/decode"),
   HEALTH("/health"),
   METRICS("/metrics"),
-  OTHER("other");
+  OTHER("other"),
+  /** Refused by Jetty before routing: malformed (400), URI or headers too long (414, 431), … */
+  REJECTED("rejected");
 
   static final String DECODE_PREFIX = "/decode/";
 

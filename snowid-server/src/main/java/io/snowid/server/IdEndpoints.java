@@ -17,10 +17,20 @@ final class IdEndpoints {
     this.metrics = metrics;
   }
 
-  int id(Request request, Response response, Callback callback) {
+  /** What {@link #id} returns, having answered nothing, when the ID must wait and may not. */
+  static final int MUST_WAIT = 0;
+
+  /**
+   * One ID; with {@code mayWait} false, only if it can be issued at once, else {@link #MUST_WAIT}
+   * and nothing is answered.
+   */
+  int id(Request request, Response response, Callback callback, boolean mayWait) {
     String raw = request.getHttpURI().getQuery();
     IdCodec codec = raw == null ? null : codec(Query.parse(raw, "format"));
-    long id = generator.nextId();
+    long id = mayWait ? generator.nextId() : generator.tryNextId();
+    if (id == Snowflake.NO_ID) {
+      return MUST_WAIT;
+    }
     metrics.issued(1);
     return Replies.send(response, callback, 200, Replies.TEXT, IdText.line(id, codec));
   }

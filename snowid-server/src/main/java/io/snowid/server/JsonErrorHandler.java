@@ -7,13 +7,21 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Errors Jetty answers itself (a malformed request line, headers too large, an ambiguous URI, a
- * request refused during shutdown): {@code {"error": reason phrase}} as JSON, never Jetty's HTML
- * page and never the exception's text.
+ * Errors Jetty answers itself (a malformed request line, headers too large, an ambiguous URI, an
+ * unsupported HTTP version, a request refused during shutdown): {@code {"error": reason phrase}} as
+ * JSON, never Jetty's HTML page and never the exception's text; counted in the metrics under the
+ * endpoint {@code rejected}.
  */
 final class JsonErrorHandler extends ErrorHandler {
+  private final ServiceMetrics metrics;
+
+  JsonErrorHandler(ServiceMetrics metrics) {
+    this.metrics = metrics;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
+    long begin = request.getBeginNanoTime();
     int status = response.getStatus();
     if (request.getAttribute(ERROR_STATUS) instanceof Integer code) {
       status = code;
@@ -23,6 +31,7 @@ final class JsonErrorHandler extends ErrorHandler {
     }
     String reason = HttpStatus.getMessage(status);
     Replies.error(response, callback, status, reason == null ? "error" : reason);
+    metrics.record(Endpoint.REJECTED, status, begin == 0 ? 0 : System.nanoTime() - begin);
     return true;
   }
 }

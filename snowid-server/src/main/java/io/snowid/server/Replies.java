@@ -18,6 +18,7 @@ final class Replies {
   static final HttpField PROMETHEUS =
       new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
   static final HttpField ALLOW_GET = new PreEncodedHttpField(HttpHeader.ALLOW, "GET");
+  static final HttpField ALLOW_GET_HEAD = new PreEncodedHttpField(HttpHeader.ALLOW, "GET, HEAD");
   static final HttpField BEARER =
       new PreEncodedHttpField(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"snowid\"");
   static final HttpField RETRY_AFTER = new PreEncodedHttpField(HttpHeader.RETRY_AFTER, "1");

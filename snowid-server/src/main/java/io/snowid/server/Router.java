@@ -27,14 +27,19 @@ final class Router extends Handler.Abstract.NonBlocking {
   private static final String ROUTES =
       "GET /id, /ids?count=N, /decode/{id}, /health, /metrics (optional ?format=)";
 
+  /** What {@link #serve} returns when the answer must wait and may not: hand it to the pool. */
+  static final int MUST_WAIT = IdEndpoints.MUST_WAIT;
+
   private final BearerAuth auth;
   private final ServiceMetrics metrics;
   private final IdEndpoints ids;
   private final DecodeEndpoint decode;
   private final HealthEndpoint health;
+  private final InFlight inFlight;
 
-  Router(Snowflake generator, BearerAuth auth, ServiceMetrics metrics) {
+  Router(Snowflake generator, BearerAuth auth, ServiceMetrics metrics, InFlight inFlight) {
     this.auth = auth;
+    this.inFlight = inFlight;
     this.metrics = metrics;
     this.ids = new IdEndpoints(generator, metrics);
     this.decode = new DecodeEndpoint(generator.layout());
@@ -42,41 +47,65 @@ final class Router extends Handler.Abstract.NonBlocking {
   }
 
   /**
-   * Runs on the thread that parsed the request (no hand-off to the pool) for everything quick;
-   * {@code /ids}, which may wait for the next millisecond, and {@code /metrics} go to the pool.
+   * Runs on the thread that parsed the request, with no hand-off to the pool, whatever can be
+   * answered at once: {@code /health}, {@code /decode}, errors, and {@code /id} when its ID needs
+   * no wait ({@link io.snowid.Snowflake#tryNextId()}). An {@code /id} that must wait for its time
+   * unit, a high-water mark or a lease renewal, {@code /ids} (which may wait for the next
+   * millisecond) and {@code /metrics} go to the pool: a request that waits never holds up the
+   * connections behind it.
    */
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
     String path = Request.getPathInContext(request);
     Endpoint endpoint = Endpoint.of(path);
-    if (endpoint == Endpoint.IDS || endpoint == Endpoint.METRICS) {
-      try {
-        request
-            .getComponents()
-            .getExecutor()
-            .execute(() -> serve(endpoint, path, request, response, callback, start));
-      } catch (RejectedExecutionException e) {
-        int status =
-            Replies.error(response, callback, 503, "busy; retry shortly", Replies.RETRY_AFTER);
-        metrics.record(endpoint, status, System.nanoTime() - start);
-      }
-    } else {
-      serve(endpoint, path, request, response, callback, start);
+    Callback tracked = inFlight.track(callback);
+    if (endpoint == Endpoint.IDS
+        || endpoint == Endpoint.METRICS
+        || serve(endpoint, path, request, response, tracked, start, false) == MUST_WAIT) {
+      handOff(endpoint, path, request, response, tracked, start);
     }
     return true;
   }
 
-  private void serve(
+  /** Serves the request on a thread of the pool, where it may wait. */
+  private void handOff(
       Endpoint endpoint,
       String path,
       Request request,
       Response response,
       Callback callback,
       long start) {
+    try {
+      request
+          .getComponents()
+          .getExecutor()
+          .execute(() -> serve(endpoint, path, request, response, callback, start, true));
+    } catch (RejectedExecutionException e) {
+      int status =
+          Replies.error(response, callback, 503, "busy; retry shortly", Replies.RETRY_AFTER);
+      metrics.record(endpoint, status, System.nanoTime() - start);
+    }
+  }
+
+  /**
+   * Answers the request and records it; returns the status, or {@link #MUST_WAIT} (and answers
+   * nothing) when {@code mayWait} is false and the answer would have to wait.
+   */
+  private int serve(
+      Endpoint endpoint,
+      String path,
+      Request request,
+      Response response,
+      Callback callback,
+      long start,
+      boolean mayWait) {
     int status;
     try {
-      status = dispatch(endpoint, path, request, response, callback);
+      status = dispatch(endpoint, path, request, response, callback, mayWait);
+      if (status == MUST_WAIT) {
+        return MUST_WAIT;
+      }
     } catch (HttpError e) {
       status = Replies.error(response, callback, e.status(), e.getMessage());
     } catch (InvalidSettingException | InvalidIdException | LeaseWindowExceededException e) {
@@ -104,10 +133,16 @@ final class Router extends Handler.Abstract.NonBlocking {
       status = Replies.error(response, callback, 500, "internal error");
     }
     metrics.record(endpoint, status, System.nanoTime() - start);
+    return status;
   }
 
   private int dispatch(
-      Endpoint endpoint, String path, Request request, Response response, Callback callback) {
+      Endpoint endpoint,
+      String path,
+      Request request,
+      Response response,
+      Callback callback,
+      boolean mayWait) {
     if (!auth.allows(request)) {
       return Replies.error(
           response, callback, 401, "missing or wrong bearer token", Replies.BEARER);
@@ -115,16 +150,22 @@ final class Router extends Handler.Abstract.NonBlocking {
     if (endpoint == Endpoint.OTHER) {
       throw new HttpError(404, "no such path; the endpoints are " + ROUTES);
     }
-    if (!HttpMethod.GET.is(request.getMethod())) {
+    // HEAD only for /health, which some health checkers send: HEAD /id would spend an ID unseen.
+    boolean head = endpoint == Endpoint.HEALTH && HttpMethod.HEAD.is(request.getMethod());
+    if (!head && !HttpMethod.GET.is(request.getMethod())) {
+      boolean health = endpoint == Endpoint.HEALTH;
       return Replies.error(
           response,
           callback,
           405,
-          "method " + Query.shorten(request.getMethod()) + " not allowed; use GET",
-          Replies.ALLOW_GET);
+          "method "
+              + Query.shorten(request.getMethod())
+              + " not allowed; use GET"
+              + (health ? " or HEAD" : ""),
+          health ? Replies.ALLOW_GET_HEAD : Replies.ALLOW_GET);
     }
     return switch (endpoint) {
-      case ID -> ids.id(request, response, callback);
+      case ID -> ids.id(request, response, callback, mayWait);
       case IDS -> ids.ids(request, response, callback);
       case DECODE -> decode.decode(path, request, response, callback);
       case HEALTH -> health.health(response, callback);
@@ -135,7 +176,7 @@ final class Router extends Handler.Abstract.NonBlocking {
               200,
               Replies.PROMETHEUS,
               metrics.scrape().getBytes(StandardCharsets.UTF_8));
-      case OTHER -> throw new HttpError(404, "no such path");
+      case OTHER, REJECTED -> throw new HttpError(404, "no such path");
     };
   }
 }

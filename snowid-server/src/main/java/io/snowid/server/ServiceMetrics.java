@@ -11,15 +11,24 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.snowid.Layout;
 import io.snowid.Snowflake;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The service's meters in a Prometheus registry: IDs issued, requests by endpoint and status with a
- * latency histogram, the generator's waits and clock steps, lease renewals and failures, whether
- * the lease is held, years of layout lifetime left, and the JVM's own.
+ * latency histogram (requests Jetty refused before routing included), the generator's waits and
+ * clock steps, lease renewals and failures, whether the lease is held and until when, the node
+ * values, years of layout lifetime left, the build, the HTTP threads and connections, and the JVM's
+ * own.
  */
 final class ServiceMetrics implements AutoCloseable {
   private static final double SECONDS_PER_YEAR = 365.2425 * 24 * 3600;
@@ -69,6 +78,35 @@ final class ServiceMetrics implements AutoCloseable {
         .description("1 while the node id lease is held and IDs are issued, else 0")
         .register(registry);
     Gauge.builder(
+            "snowid.lease.valid.until",
+            generator,
+            g -> {
+              Instant until = g.nodeStatus().validUntil();
+              return until == null ? Double.NaN : until.toEpochMilli() / 1000.0;
+            })
+        .description(
+            "Until when IDs may be issued under the current lease (Unix seconds); NaN without one")
+        .baseUnit("seconds")
+        .register(registry);
+    for (Layout.Field f : generator.layout().nodeFields()) {
+      Gauge.builder(
+              "snowid.node.value",
+              generator,
+              g -> {
+                Long v = g.node().get(f.name());
+                return v == null ? Double.NaN : v;
+              })
+          .description("The value of each node field in the IDs issued now; NaN while none")
+          .tag("field", f.name())
+          .register(registry);
+    }
+    Gauge.builder("snowid.build.info", () -> 1)
+        .description("The running snowid: version, layout and Java runtime (value always 1)")
+        .tag("version", version())
+        .tag("layout", generator.layout().spec())
+        .tag("java", Runtime.version().toString())
+        .register(registry);
+    Gauge.builder(
             "snowid.layout.lifetime.remaining",
             generator,
             g -> g.remainingLifetime().toSeconds() / SECONDS_PER_YEAR)
@@ -80,6 +118,44 @@ final class ServiceMetrics implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     gc.bindTo(registry);
+  }
+
+  /** The HTTP server's threads, connections and requests in flight. */
+  void bindHttp(QueuedThreadPool pool, ServerConnector connector, InFlight inFlight) {
+    Gauge.builder("snowid.http.requests.in.flight", inFlight, InFlight::current)
+        .description("Requests taken whose response is not complete yet (a scrape counts itself)")
+        .register(registry);
+    Gauge.builder("snowid.http.threads", pool, QueuedThreadPool::getBusyThreads)
+        .description("Threads of the HTTP pool, busy (serving or waiting) or idle")
+        .tag("state", "busy")
+        .register(registry);
+    Gauge.builder("snowid.http.threads", pool, QueuedThreadPool::getIdleThreads)
+        .description("Threads of the HTTP pool, busy (serving or waiting) or idle")
+        .tag("state", "idle")
+        .register(registry);
+    Gauge.builder("snowid.http.threads.max", pool, QueuedThreadPool::getMaxThreads)
+        .description("The most threads the HTTP pool starts")
+        .register(registry);
+    Gauge.builder("snowid.http.queued.jobs", pool, QueuedThreadPool::getQueueSize)
+        .description("Jobs waiting for a thread of the HTTP pool")
+        .register(registry);
+    Gauge.builder("snowid.http.connections", connector, c -> c.getConnectedEndPoints().size())
+        .description("Open HTTP connections")
+        .register(registry);
+  }
+
+  /** The version of this build, from build.properties; "unknown" if it is missing. */
+  static String version() {
+    try (InputStream in = ServiceMetrics.class.getResourceAsStream("build.properties")) {
+      if (in != null) {
+        Properties p = new Properties();
+        p.load(in);
+        return p.getProperty("version", "unknown");
+      }
+    } catch (IOException e) {
+      // unknown
+    }
+    return "unknown";
   }
 
   void issued(long count) {

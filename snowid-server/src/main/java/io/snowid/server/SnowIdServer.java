@@ -4,7 +4,13 @@ import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.Snowflake;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,6 +52,7 @@ public final class SnowIdServer implements AutoCloseable {
   private final Snowflake generator;
   private final boolean ownsGenerator;
   private final ServiceMetrics metrics;
+  private final InFlight inFlight = new InFlight();
   private volatile URI servedAt; // null until started
   private Boolean drained; // the outcome of stop(); null until it ran (guarded by this)
 
@@ -64,12 +71,15 @@ public final class SnowIdServer implements AutoCloseable {
     connector.setHost(config.bind());
     connector.setPort(config.port());
     connector.setIdleTimeout(30_000);
+    connector.setAcceptQueueSize(config.backlog());
     jetty.addConnector(connector);
     this.metrics = new ServiceMetrics(generator);
+    metrics.bindHttp(pool, connector, inFlight);
     this.graceful =
-        new GracefulHandler(new Router(generator, new BearerAuth(config.token()), metrics));
+        new GracefulHandler(
+            new Router(generator, new BearerAuth(config.token()), metrics, inFlight));
     jetty.setHandler(graceful);
-    jetty.setErrorHandler(new JsonErrorHandler());
+    jetty.setErrorHandler(new JsonErrorHandler(metrics));
     jetty.setStopTimeout(0); // stop() drains first: Jetty's own stop closes what is left at once
     jetty.setStopAtShutdown(false); // no hook of Jetty's either: the owner stops the server
   }
@@ -82,6 +92,7 @@ public final class SnowIdServer implements AutoCloseable {
    * @throws SnowIdException if the node id cannot be had or the port cannot be bound
    */
   public static SnowIdServer start(ServerConfig config) {
+    checkAddress(config); // before the generator takes a lease
     Snowflake generator =
         Snowflake.builder().layout(config.layout()).nodeSource(config.node()).build();
     try {
@@ -110,14 +121,75 @@ public final class SnowIdServer implements AutoCloseable {
       server.jetty.start();
     } catch (Exception e) {
       server.stop();
-      String why = e instanceof IOException && e.getCause() != null ? e.getCause().toString() : "";
-      String where = config.bind() + ":" + config.port();
-      throw new SnowIdException(
-          "cannot serve on " + where + ": " + e.getMessage() + (why.isEmpty() ? "" : " " + why), e);
+      throw cannotServe(config, e);
     }
     server.servedAt = server.uri();
     LOG.info("snowid serving on {} ({})", server.servedAt, generator.nodeStatus().source());
+    if (config.token() != null) {
+      LOG.info("auth: bearer token (every request needs Authorization: Bearer <token>)");
+    } else if (isLoopback(config.bind())) {
+      LOG.info("auth: none (any client that can reach {} may take IDs)", server.servedAt);
+    } else {
+      LOG.warn(
+          "auth: none, on {}: any client that can reach it may take IDs; set --token or"
+              + " SNOWID_TOKEN",
+          server.servedAt);
+    }
     return server;
+  }
+
+  /**
+   * Checks, before anything is leased, that the config's address can be served on: the bind address
+   * resolves to an address of this host, and the port is free (unless 0). A program that builds its
+   * generator before it starts the server ({@code snowid serve}) calls this first, so that a typo
+   * in the address fails at once, not after a node id was taken. The port can still be taken
+   * between this check and {@link #start}, which then fails the same way.
+   *
+   * @throws InvalidSettingException if the bind address does not resolve or is not this host's
+   * @throws SnowIdException if the port is in use
+   */
+  public static void checkAddress(ServerConfig config) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(config.bind());
+    } catch (UnknownHostException e) {
+      throw new InvalidSettingException(
+          "bind", Query.shorten(config.bind()), "an IP address or a host name that resolves");
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true); // as Jetty binds: a port in TIME_WAIT is free
+      probe.bind(new InetSocketAddress(address, config.port()), 1);
+    } catch (IOException e) {
+      throw cannotServe(config, e);
+    }
+  }
+
+  /** A failure to listen, in words: bad input for a foreign address, else a runtime failure. */
+  private static SnowIdException cannotServe(ServerConfig config, Exception e) {
+    String where = config.bind() + ":" + config.port();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof UnresolvedAddressException) {
+        return new InvalidSettingException(
+            "bind", Query.shorten(config.bind()), "an IP address or a host name that resolves");
+      }
+      if (t instanceof BindException b) {
+        String why = String.valueOf(b.getMessage());
+        if (why.contains("Cannot assign requested address")) {
+          return new InvalidSettingException(
+              "bind", Query.shorten(config.bind()), "an address of this host (or 0.0.0.0)");
+        }
+        return new SnowIdException("cannot serve on " + where + ": " + why, e);
+      }
+    }
+    return new SnowIdException("cannot serve on " + where + ": " + e.getMessage(), e);
+  }
+
+  private static boolean isLoopback(String bind) {
+    try {
+      return InetAddress.getByName(bind).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   /** The port listened on: the configured one, or the one picked for port 0. */
@@ -154,6 +226,7 @@ public final class SnowIdServer implements AutoCloseable {
       return drained;
     }
     boolean ok = false;
+    inFlight.stopping();
     try {
       ok = drain();
       jetty.stop();
@@ -188,8 +261,9 @@ public final class SnowIdServer implements AutoCloseable {
 
   /**
    * Stops accepting connections and requests, and waits up to the stop timeout for the requests in
-   * flight; true if none is left. Idle keep-alive connections do not count: Jetty closes them after
-   * its shutdown idle timeout, or its stop does.
+   * flight; true if none is left and none was cut off meanwhile (a response Jetty failed during the
+   * drain, e.g. to a client that reads too slowly). Idle keep-alive connections do not count: Jetty
+   * closes them after its shutdown idle timeout, or its stop does.
    */
   private boolean drain() throws InterruptedException {
     try {
@@ -199,7 +273,10 @@ public final class SnowIdServer implements AutoCloseable {
     } catch (ExecutionException e) {
       LOG.warn("waiting for requests in flight failed: {}", e.getCause().toString());
     }
-    return graceful.getCurrentRequestCount() == 0;
+    if (inFlight.cutOff() > 0) {
+      LOG.warn("{} response(s) failed while the server stopped", inFlight.cutOff());
+    }
+    return graceful.getCurrentRequestCount() == 0 && inFlight.drained();
   }
 
   @Override

@@ -5,15 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.snowid.Snowflake;
 import io.snowid.TimeSource;
-import io.snowid.testkit.ManualClock;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,28 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GracefulStopTest {
   @TempDir Path leases;
-
-  /**
-   * A frozen clock whose waits block until the test opens the gate: a request that needs the next
-   * millisecond stays in flight for as long as the test wants.
-   */
-  static final class GatedClock {
-    final ManualClock clock = ManualClock.at(Instant.now());
-    final CountDownLatch gate = new CountDownLatch(1);
-    final AtomicBoolean parked = new AtomicBoolean();
-
-    GatedClock() {
-      clock.beforeEveryPark(
-          () -> {
-            parked.set(true);
-            try {
-              gate.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          });
-    }
-  }
 
   private Snowflake generator(GatedClock gated) {
     return Snowflake.builder()

@@ -214,7 +214,10 @@ class ServerHttpTest {
 
   @Test
   void decode_idAboveLayoutWidth_returns400() {
-    assertJsonError(http.get("decode/9223372036854775808"), 400, "negative");
+    assertJsonError(
+        http.get("decode/9223372036854775808"),
+        400,
+        "'9223372036854775808': wider than the 63 bits");
   }
 
   @ParameterizedTest

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.InvalidSettingException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +88,42 @@ class ServerTokenTest {
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("token")
         .hasMessageNotContaining("two words");
+  }
+
+  // Issue 12 item 2: an empty SNOWID_TOKEN or --token= used to turn authentication off silently.
+  @ParameterizedTest
+  @ValueSource(strings = {"", " ", "\t"})
+  void token_blank_isRefusedNotTakenForNone(String blank) {
+    assertThatThrownBy(() -> ServerConfig.defaults().withToken(blank))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("token = (blank) is invalid")
+        .hasMessageContaining("leave it unset");
+  }
+
+  @Test
+  void start_logsWhetherAuthenticationIsOn() {
+    String withToken = stderrOf(() -> SnowIdServer.start(config().withToken(TOKEN)).stop());
+    String without = stderrOf(() -> SnowIdServer.start(config()).stop());
+
+    assertThat(withToken).contains("auth: bearer token").doesNotContain(TOKEN);
+    assertThat(without).contains("auth: none");
+  }
+
+  private static ServerConfig config() {
+    return ServerConfig.defaults().withPort(0).withNode("static:worker=1,datacenter=1");
+  }
+
+  /** What slf4j-simple (which writes to System.err as it is at each call) logged meanwhile. */
+  private static String stderrOf(Runnable action) {
+    PrintStream saved = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(saved);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.snowid.testkit;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
 import java.time.Duration;
@@ -83,6 +84,17 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   @Override
   public void release(Lease lease, long issuedUpToMillis) {
     delegate.release(lease, issuedUpToMillis);
+  }
+
+  /** The delegate's listing, as it is: faults concern the holder's calls only. */
+  @Override
+  public LeaseListing list(String namespace) {
+    return delegate.list(namespace);
+  }
+
+  @Override
+  public void releaseAbandoned(String namespace, long nodeId) {
+    delegate.releaseAbandoned(namespace, nodeId);
   }
 
   @Override

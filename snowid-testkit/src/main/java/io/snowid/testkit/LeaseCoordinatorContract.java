@@ -2,6 +2,7 @@ package io.snowid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.snowid.ClockMovedBackwardsException;
 import io.snowid.Layout;
@@ -11,6 +12,8 @@ import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.lease.LeaseOptions;
 import io.snowid.lease.LeaseTakenException;
@@ -27,6 +30,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -240,6 +244,154 @@ public abstract class LeaseCoordinatorContract {
                 namespace + "-other", 1, "b", new LeaseTerms(TTL, now(), now() + 1000)));
     assertThat(a.nodeId()).isZero();
     assertThat(b.nodeId()).isZero();
+  }
+
+  // ---- for operators: list and releaseAbandoned ----
+
+  private Lease acquire(LeaseCoordinator c, long size, String instance, long promised) {
+    return c.acquire(
+        new AcquireRequest(namespace, size, instance, new LeaseTerms(TTL, now(), promised)));
+  }
+
+  private static LeaseInfo infoOf(LeaseListing listing, long nodeId) {
+    return listing.leases().stream()
+        .filter(i -> i.nodeId() == nodeId)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("node id " + nodeId + " not in " + listing));
+  }
+
+  @Test
+  void list_namespaceWithoutRecords_isEmpty() {
+    LeaseListing listing = open().list(namespace + "-empty");
+
+    assertThat(listing.leases()).isEmpty();
+    assertThat(listing.coordinatorNowMillis()).isCloseTo(now(), within(60_000L));
+  }
+
+  @Test
+  void list_heldAndReleasedIds_reportsEachInIdOrderAndChangesNothing() {
+    LeaseCoordinator c = open();
+    long promised = now() + 60_000;
+    Lease a = acquire(c, 8, "svc-a", promised);
+    Lease b = acquire(c, 8, "svc-b", promised);
+    Lease d = acquire(c, 8, "svc-d", promised);
+    long issued = now() + 5;
+    c.release(b, issued);
+
+    LeaseListing listing = open().list(namespace);
+
+    assertThat(listing.leases())
+        .extracting(LeaseInfo::nodeId)
+        .isSorted()
+        .containsExactlyInAnyOrder(a.nodeId(), b.nodeId(), d.nodeId());
+    assertThat(listing.leases()).allMatch(i -> i.namespace().equals(namespace));
+    LeaseInfo held = infoOf(listing, a.nodeId());
+    assertThat(held.instance()).isEqualTo("svc-a");
+    assertThat(held.state()).isEqualTo(LeaseInfo.State.HELD);
+    assertThat(held.expiresAtMillis()).isGreaterThan(listing.coordinatorNowMillis());
+    assertThat(held.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+    assertThat(held.host()).isNotNull();
+    LeaseInfo released = infoOf(listing, b.nodeId());
+    assertThat(released.instance()).isEqualTo("svc-b");
+    assertThat(released.state()).isEqualTo(LeaseInfo.State.RELEASED);
+    assertThat(released.expiresAtMillis()).isEqualTo(Long.MIN_VALUE);
+    assertThat(released.highWaterMillis()).isGreaterThanOrEqualTo(issued).isLessThan(promised);
+    assertThat(infoOf(listing, d.nodeId()).state()).isEqualTo(LeaseInfo.State.HELD);
+    // read-only: the holders renew as before, and nothing was released or taken
+    assertThat(c.renew(a, new LeaseTerms(TTL, now(), promised)).nodeId()).isEqualTo(a.nodeId());
+    assertThat(open().list(namespace).leases())
+        .extracting(LeaseInfo::state)
+        .containsExactlyElementsOf(listing.leases().stream().map(LeaseInfo::state).toList());
+  }
+
+  @Test
+  void list_crashedHolder_showsExpiredOnceItCannotIssue() {
+    LeaseCoordinator dead = open();
+    long promised = now() + 1_500;
+    Lease l = acquire(dead, 1, "dead", promised);
+    crash(dead);
+    LeaseCoordinator operator = open();
+
+    LeaseInfo info =
+        awaitValue(
+            () -> infoOf(operator.list(namespace), l.nodeId()),
+            i -> i.state() == LeaseInfo.State.EXPIRED,
+            reclaimWithin(TTL));
+
+    assertThat(info.instance()).isEqualTo("dead");
+    assertThat(info.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+  }
+
+  @Test
+  void releaseAbandoned_liveHolder_isRefusedNamingItAndChangesNothing() {
+    LeaseCoordinator c = open();
+    long promised = now() + 60_000;
+    Lease l = acquire(c, 4, "alive-holder", promised);
+
+    assertThatThrownBy(() -> open().releaseAbandoned(namespace, l.nodeId()))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("alive-holder");
+
+    assertThat(infoOf(open().list(namespace), l.nodeId()).state()).isEqualTo(LeaseInfo.State.HELD);
+    assertThat(c.renew(l, new LeaseTerms(TTL, now(), promised)).nodeId()).isEqualTo(l.nodeId());
+  }
+
+  @Test
+  void releaseAbandoned_crashedHolder_releasesKeepingTheHighWaterMark() {
+    LeaseCoordinator dead = open();
+    long promised = now() + 60_000;
+    Lease l = acquire(dead, 1, "dead", promised);
+    crash(dead);
+    LeaseCoordinator operator = open();
+
+    awaitValue(
+        () -> {
+          try {
+            operator.releaseAbandoned(namespace, l.nodeId());
+            return true;
+          } catch (LeaseTakenException e) {
+            return false; // not expired yet
+          }
+        },
+        released -> released,
+        reclaimWithin(TTL));
+
+    LeaseInfo info = infoOf(operator.list(namespace), l.nodeId());
+    assertThat(info.state()).isEqualTo(LeaseInfo.State.RELEASED);
+    assertThat(info.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+    Lease next = acquire(open(), 1, "next");
+    assertThat(next.nodeId()).isEqualTo(l.nodeId());
+    assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+  }
+
+  @Test
+  void releaseAbandoned_releasedOrUnrecordedId_changesNothing() {
+    LeaseCoordinator c = open();
+    Lease l = acquire(c, 8, "released");
+    c.release(l, now());
+    LeaseCoordinator operator = open();
+    LeaseListing before = operator.list(namespace);
+
+    operator.releaseAbandoned(namespace, l.nodeId());
+    operator.releaseAbandoned(namespace, 7); // no record
+
+    LeaseListing after = operator.list(namespace);
+    assertThat(after.leases()).isEqualTo(before.leases());
+  }
+
+  /** Polls {@code read} until {@code done} accepts its value; fails after {@code within}. */
+  private static <T> T awaitValue(Supplier<T> read, Predicate<T> done, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      T value = read.get();
+      if (done.test(value)) {
+        return value;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("still " + value + " after " + within);
+      }
+      sleep(50);
+    }
   }
 
   // ---- through a generator: fencing, skew, high-water ----

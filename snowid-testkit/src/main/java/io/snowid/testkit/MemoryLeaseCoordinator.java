@@ -3,12 +3,18 @@ package io.snowid.testkit;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
@@ -100,6 +106,51 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
       e.highWater = Math.max(issuedUpToMillis, lease.highWaterMillis());
       e.token = null;
       mine.remove(lease.token());
+    }
+  }
+
+  @Override
+  public LeaseListing list(String namespace) {
+    synchronized (registry) {
+      long now = clock.getAsLong();
+      List<LeaseInfo> out = new ArrayList<>();
+      new TreeMap<>(registry.namespace(namespace))
+          .forEach(
+              (id, e) ->
+                  out.add(
+                      new LeaseInfo(
+                          namespace,
+                          id,
+                          e.instance,
+                          "",
+                          e.token == null
+                              ? LeaseInfo.State.RELEASED
+                              : e.expiresAt <= now ? LeaseInfo.State.EXPIRED : LeaseInfo.State.HELD,
+                          e.token == null ? Long.MIN_VALUE : e.expiresAt,
+                          e.highWater)));
+      return new LeaseListing(now, out);
+    }
+  }
+
+  @Override
+  public void releaseAbandoned(String namespace, long nodeId) {
+    synchronized (registry) {
+      long now = clock.getAsLong();
+      MemoryRegistry.Entry e = registry.namespace(namespace).get(nodeId);
+      if (e == null || e.token == null) {
+        return;
+      }
+      if (e.expiresAt > now) {
+        throw new LeaseTakenException(
+            namespace,
+            nodeId,
+            "held by instance "
+                + e.instance
+                + " until "
+                + Instant.ofEpochMilli(e.expiresAt)
+                + " (the registry's clock)");
+      }
+      e.token = null; // released; the high-water mark stays for the next holder
     }
   }
 

@@ -57,6 +57,16 @@ class LeaseDeadlineTest {
     public void release(Lease lease, long issuedUpToMillis) {}
 
     @Override
+    public LeaseListing list(String namespace) {
+      throw new UnsupportedOperationException("a fake for deadlines: nothing to list");
+    }
+
+    @Override
+    public void releaseAbandoned(String namespace, long nodeId) {
+      throw new UnsupportedOperationException("a fake for deadlines: nothing to release");
+    }
+
+    @Override
     public String describe() {
       return "slow";
     }

@@ -1,6 +1,7 @@
 package io.snowid.lease;
 
 import io.snowid.node.NodeIdUnavailableException;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -95,6 +96,24 @@ final class MemoryCoordinator implements LeaseCoordinator {
     if (lease.token().equals(token)) {
       highWater = Math.max(highWater, issuedUpToMillis);
       token = null;
+    }
+  }
+
+  @Override
+  public synchronized LeaseListing list(String namespace) {
+    long now = System.currentTimeMillis();
+    if (token == null && highWater == Long.MIN_VALUE) {
+      return new LeaseListing(now, List.of());
+    }
+    LeaseInfo.State state = token == null ? LeaseInfo.State.RELEASED : LeaseInfo.State.HELD;
+    return new LeaseListing(
+        now, List.of(new LeaseInfo(namespace, 0, "", "", state, Long.MAX_VALUE, highWater)));
+  }
+
+  @Override
+  public synchronized void releaseAbandoned(String namespace, long nodeId) {
+    if (token != null) {
+      throw new LeaseTakenException(namespace, nodeId, "held (this coordinator has no expiry)");
     }
   }
 

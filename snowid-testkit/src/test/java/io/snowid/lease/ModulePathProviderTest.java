@@ -45,6 +45,10 @@ class ModulePathProviderTest {
             public Lease acquire(AcquireRequest r) { throw new UnsupportedOperationException(); }
             public Lease renew(Lease l, LeaseTerms t) { throw new UnsupportedOperationException(); }
             public void release(Lease l, long issuedUpTo) {}
+            public LeaseListing list(String ns) { throw new UnsupportedOperationException(); }
+            public void releaseAbandoned(String ns, long id) {
+              throw new UnsupportedOperationException();
+            }
             public String describe() { return "example coordinator for " + uri; }
             public void close() {}
           };

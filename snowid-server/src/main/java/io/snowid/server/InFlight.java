@@ -1,0 +1,66 @@
+package io.snowid.server;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The requests in flight, and those a stop cut off: what {@link SnowIdServer#stop()} reports.
+ *
+ * <p>A request counts from the moment the router takes it until its response is complete or has
+ * failed. Once a stop began, a response that fails was cut off: by the connector's shutdown idle
+ * timeout (a client that reads too slowly, pipelined requests still queued behind it), or by the
+ * stop closing the connection after the stop timeout. Without this count a stop that timed out
+ * could look complete, because by the time it checks, Jetty has already failed those responses and
+ * nothing is in flight any more.
+ */
+final class InFlight {
+  private final AtomicLong current = new AtomicLong();
+  private final AtomicLong cutOff = new AtomicLong();
+  private volatile boolean stopping;
+
+  /** Counts a request until {@code callback} completes; returns the callback to complete. */
+  Callback track(Callback callback) {
+    current.incrementAndGet();
+    return new Callback() {
+      @Override
+      public void succeeded() {
+        current.decrementAndGet();
+        callback.succeeded();
+      }
+
+      @Override
+      public void failed(Throwable x) {
+        if (stopping) {
+          cutOff.incrementAndGet();
+        }
+        current.decrementAndGet();
+        callback.failed(x);
+      }
+
+      @Override
+      public InvocationType getInvocationType() {
+        return callback.getInvocationType();
+      }
+    };
+  }
+
+  /** From now on, a response that fails counts as cut off. */
+  void stopping() {
+    stopping = true;
+  }
+
+  /** Whether nothing is in flight and no response failed since {@link #stopping()}. */
+  boolean drained() {
+    return current.get() == 0 && cutOff.get() == 0;
+  }
+
+  /** Requests whose response is neither complete nor failed yet. */
+  long current() {
+    return current.get();
+  }
+
+  /** Responses that failed since {@link #stopping()}. */
+  long cutOff() {
+    return cutOff.get();
+  }
+}
