@@ -323,7 +323,8 @@ final class LeaseDirectory {
      * Creates a missing folder; its caller then checks it like any existing one. Mode {@code 0755},
      * except that a lease directory in a folder shared by all (like /tmp) is shared by all too
      * ({@code 1777}), and a namespace folder gets its lease directory's sharing ({@code 1777} or
-     * {@code 2775}). That mode is set after creation, so the umask does not narrow it.
+     * {@code 3775}). That mode is set before it appears at its path, so the umask does not narrow
+     * it.
      */
     void create(Path p, Role role, int attempt) {
       if (attempt > MAX_ATTEMPTS) {
@@ -412,6 +413,22 @@ final class LeaseDirectory {
                 + p
                 + "); else give a directory of your own with "
                 + NODE);
+      }
+      if (role == Role.DIRECTORY
+          && s.isGroupWritable()
+          && (s.mode() & OTHERS_WRITE) == 0
+          && (s.mode() & STICKY) == 0) {
+        // Every member of its group could delete the records of every other (NamespaceMarks).
+        throw refuse(
+            p,
+            it(p)
+                + " is writable by its group "
+                + s.gid()
+                + " without the sticky bit (mode "
+                + s.permissions()
+                + "), so any member could delete the records that keep the others' processes from"
+                + " sharing a node id",
+            "chmod +t " + p + " as " + (s.uid() == 0 ? "root" : "uid " + s.uid() + " or root"));
       }
       if (role == Role.NAMESPACE
           && s.uid() == me

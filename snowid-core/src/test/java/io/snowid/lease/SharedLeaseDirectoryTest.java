@@ -219,7 +219,7 @@ class SharedLeaseDirectoryTest {
   void acquire_groupWritableDirectory_namespaceSharedByTheGroup() throws Exception {
     Path leases = Files.createDirectory(tmp.resolve("leases"));
     giveToGroup(leases, "nogroup");
-    chmod(leases, 02775);
+    chmod(leases, 03775);
     Path theirs = Files.createDirectory(leases.resolve("theirs"));
     giveTo(theirs, "nobody");
     giveToGroup(theirs, "nogroup");
@@ -410,5 +410,29 @@ class SharedLeaseDirectoryTest {
       assertThat(inside.map(f -> f.getFileName().toString()))
           .noneMatch(name -> name.endsWith(".new"));
     }
+  }
+
+  /**
+   * Review of issue 11, finding 1, for a group: without the sticky bit any member could delete
+   * another's records in the lease directory. Refused, naming the fix.
+   */
+  @Test
+  void open_groupWritableDirectoryWithoutStickyBit_refusedNamingChmodT() throws Exception {
+    Path leases = Files.createDirectory(tmp.resolve("leases"));
+    giveToGroup(leases, "nogroup");
+    chmod(leases, 02775);
+    int gid = (Integer) Files.getAttribute(leases, "unix:gid");
+
+    assertThatThrownBy(() -> LeaseCoordinators.open("file:" + leases))
+        .isInstanceOf(LeaseDirectoryException.class)
+        .hasMessage(
+            "lease directory "
+                + leases
+                + " refused: it is writable by its group "
+                + gid
+                + " without the sticky bit (mode 2775), so any member could delete the records"
+                + " that keep the others' processes from sharing a node id; chmod +t "
+                + leases
+                + " as root");
   }
 }
