@@ -138,7 +138,7 @@ class SeveralUsersTest {
     pb.environment().keySet().removeIf(k -> k.startsWith("SNOWID_") || k.startsWith("KUBERNETES"));
     pb.directory(tmp.toFile())
         .redirectOutput(out.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+        .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile());
     Process p = pb.start();
     started.add(p);
     return p;
@@ -223,5 +223,8 @@ class SeveralUsersTest {
     try (Stream<Path> inside = Files.list(leases)) {
       assertThat(inside).isEmpty();
     }
+    assertThat(Files.readString(tmp.resolve("other.out.err"), StandardCharsets.UTF_8))
+        .as("no WARN about a plan whose lease failed")
+        .doesNotContain("WARNING");
   }
 }
