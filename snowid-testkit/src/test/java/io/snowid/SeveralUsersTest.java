@@ -138,7 +138,7 @@ class SeveralUsersTest {
     pb.environment().keySet().removeIf(k -> k.startsWith("SNOWID_") || k.startsWith("KUBERNETES"));
     pb.directory(tmp.toFile())
         .redirectOutput(out.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+        .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile());
     Process p = pb.start();
     started.add(p);
     return p;
@@ -187,7 +187,10 @@ class SeveralUsersTest {
     }
   }
 
-  /** A directory an older snowid created for its user alone: one line, the path and the fix. */
+  /**
+   * A directory an older snowid created for its user alone: one line, the path and one fix that
+   * covers its namespace folders too (review of issue 11, findings 7 and 8).
+   */
   @Test
   void snowIdNext_leaseDirectoryOnlyItsOwnerMayWrite_refusedNamingPathAndChmod() throws Exception {
     Path leases = Files.createDirectory(tmp.resolve("snowid-leases"));
@@ -207,12 +210,21 @@ class SeveralUsersTest {
                 + "; it belongs to root, group 0, mode 0755); to share it among the users of this"
                 + " host, chmod 1777 "
                 + leases
-                + " as root; among the members of a group (this user one of them), chgrp GROUP "
+                + " "
                 + leases
-                + " and chmod 2775 "
-                + leases);
+                + "/*/ as root; among the members of a group (this user one of them), chgrp -R"
+                + " GROUP "
+                + leases
+                + " and chmod 3775 "
+                + leases
+                + " "
+                + leases
+                + "/*/");
     try (Stream<Path> inside = Files.list(leases)) {
       assertThat(inside).isEmpty();
     }
+    assertThat(Files.readString(tmp.resolve("other.out.err"), StandardCharsets.UTF_8))
+        .as("no WARN about a plan whose lease failed")
+        .doesNotContain("WARNING");
   }
 }

@@ -110,6 +110,20 @@ class GenerateCommandTest {
     assertThat(r.err()).startsWith("snowid: ").doesNotContain("\tat ");
   }
 
+  /** Review of issue 11, finding 16: this was "snowid: NullPointerException", exit 1. */
+  @Test
+  void generate_fileFieldsLeavingTheDatacenterWithoutValue_exits2NamingIt() {
+    Cli r = Cli.run("generate", "--node", "file:" + leases + "?fields=worker");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("snowid: fields = file:" + leases + "?fields=worker is invalid")
+        .endsWith("datacenter has none (add it to fields=, or set snowid.datacenter-id)");
+  }
+
   @Test
   void generate_badCount_namesTheSettingAndRange() {
     assertThat(Cli.run("generate", "-n", "0", "--node", NODE).err())

@@ -53,8 +53,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Several users of one host share a directory (see LeaseDirectory): a lease file is opened only
  * when it belongs to this user or root, so a record another user wrote (or forged) never decides
  * whether an id is free. Another user's lease files count as held by that user; their records are
- * read, for the namespace's high-water marks only. Each user keeps the namespace's longest lease
- * time in a file of its own, and every such file is read.
+ * read, for the namespace's high-water marks only. The facts that bound a newcomer (each user's
+ * longest lease time and latest high-water mark) are kept in the lease directory, not in the
+ * namespace folder whose owner could delete them (NamespaceMarks).
  *
  * <p>The coordinator has no clock of its own: it records the holder's.
  */
@@ -161,17 +162,32 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     long highWater = Long.MIN_VALUE;
     long ttlMillis;
 
-    void saw(LeaseRecord r) {
-      highWater = Math.max(highWater, r.highWater());
+    /** The file that set {@link #highWater}, and its owner's uid. */
+    Path highWaterFile;
+
+    int highWaterOwner = -1;
+
+    /** Lease files locked by another process. */
+    int held;
+
+    /** Other users' lease files no process holds, which this user cannot take: a description. */
+    final List<String> notUsable = new ArrayList<>();
+
+    void saw(LeaseRecord r, Path file) {
+      sawHighWater(r.highWater(), file, LeaseDirectory.CurrentUser.uid());
       ttlMillis = Math.max(ttlMillis, r.ttlMillis());
     }
 
     /**
      * Another user's record: its high-water mark only makes a newcomer wait longer, whatever that
-     * user wrote; its lease time comes from that user's own longest-ttl file.
+     * user wrote; its lease time comes from that user's own records.
      */
-    void sawHighWater(LeaseRecord r) {
-      highWater = Math.max(highWater, r.highWater());
+    void sawHighWater(long mark, Path file, int owner) {
+      if (mark > highWater) {
+        highWater = mark;
+        highWaterFile = file;
+        highWaterOwner = owner;
+      }
     }
   }
 
@@ -183,6 +199,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     NamespaceView view = new NamespaceView();
     Candidate best = null;
     try {
+      NamespaceMarks.raise(dir, namespace, request.terms().ttl().toMillis(), Long.MIN_VALUE);
       view.ttlMillis = raiseLongestTtl(nsDir, request.terms().ttl().toMillis());
       TreeSet<Long> existing = existingIds(nsDir, size);
       for (long id : existing) {
@@ -214,7 +231,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         }
       }
       if (best == null) {
-        throw new NodeIdsExhaustedException(namespace, size, "in " + dir);
+        throw exhausted(namespace, size, view);
       }
       Candidate taken = best;
       best = null;
@@ -224,6 +241,29 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     } finally {
       abandon(best);
     }
+  }
+
+  /** No id was free: says which were held and which are other users' files nothing holds. */
+  private NodeIdsExhaustedException exhausted(String namespace, long size, NamespaceView view) {
+    if (view.notUsable.isEmpty()) {
+      return new NodeIdsExhaustedException(namespace, size, "in " + dir);
+    }
+    return new NodeIdsExhaustedException(
+        namespace,
+        size,
+        "in "
+            + dir
+            + " are taken: "
+            + view.held
+            + " held by running processes, "
+            + view.notUsable.size()
+            + " lease files of other users that no process holds but this user (uid "
+            + LeaseDirectory.CurrentUser.uid()
+            + ") cannot take ("
+            + String.join(", ", view.notUsable.subList(0, Math.min(3, view.notUsable.size())))
+            + (view.notUsable.size() > 3 ? ", …" : "")
+            + "); if no process of those users runs snowid, remove those files as root",
+        true);
   }
 
   private static TreeSet<Long> existingIds(Path nsDir, long size) throws IOException {
@@ -288,29 +328,58 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * belongs to another user (who alone may write it).
    */
   private static Long raiseOwnLongestTtl(Path path, long ttlMillis) throws IOException {
-    for (int attempt = 0; ; attempt++) {
-      try (FileChannel ch =
-              FileChannel.open(
-                  path,
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.READ,
-                  StandardOpenOption.WRITE,
-                  LinkOption.NOFOLLOW_LINKS);
-          FileLock unused = ch.lock()) {
-        if (!isMine(path)) {
-          return null; // another user's, writable by mistake or planted: not this user's record
-        }
-        return raiseLongestTtl(ch, ttlMillis);
-      } catch (AccessDeniedException e) {
+    FileChannel opened;
+    try {
+      opened = FileChannel.open(path, CREATE_NEW);
+    } catch (FileAlreadyExistsException e) {
+      // Checked before it is opened: another user's file (writable by mistake, or planted) is not
+      // this user's record, and that user could hold a lock on it for ever.
+      if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) || !isMine(path)) {
         return null;
-      } catch (OverlappingFileLockException e) {
-        if (attempt >= 1_000) {
-          return ttlMillis;
+      }
+      try {
+        opened =
+            FileChannel.open(
+                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException | AccessDeniedException gone) {
+        return null;
+      }
+    } catch (AccessDeniedException e) {
+      return null;
+    }
+    try (FileChannel ch = opened) {
+      // Anyone who can read the file can hold a shared lock on it: never wait for ever.
+      long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
+      while (true) {
+        FileLock lock;
+        try {
+          lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+          lock = null; // another copy of snowid in this JVM
+        }
+        if (lock != null) {
+          try (FileLock unused = lock) {
+            return raiseLongestTtl(ch, ttlMillis);
+          }
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new NodeIdUnavailableException(
+              "lease directory "
+                  + path.getParent()
+                  + ": "
+                  + path
+                  + " (owned by this user, uid "
+                  + LeaseDirectory.CurrentUser.uid()
+                  + ") stayed locked by another process for 10 s; find it with fuser "
+                  + path
+                  + " and stop it");
         }
         LockSupport.parkNanos(1_000_000L);
       }
     }
   }
+
+  private static final long LOCK_WAIT_NANOS = 10_000_000_000L;
 
   /** Whether a file belongs to this very user (not merely to root). */
   private static boolean isMine(Path path) throws IOException {
@@ -476,7 +545,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         return null;
       }
       if (lock == null) {
-        seeHeld(ch, view); // held by another process: its record still bounds a newcomer's start
+        seeHeld(
+            ch, path, view); // held by another process: its record still bounds a newcomer's start
         return null;
       }
       Candidate c = judge(ch, lock, path, key, id, request, view);
@@ -515,28 +585,67 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (!ProcessFileClaims.claim(key, path.toString())) {
       return;
     }
+    int owner = owner(path);
     try (FileChannel ch =
         FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      // A holder locks its file exclusively; a shared lock granted here means no process holds it.
+      // Taken only to tell the two apart in a message, and dropped by the close below.
+      FileLock probe;
+      try {
+        probe = ch.tryLock(0, Long.MAX_VALUE, true);
+      } catch (OverlappingFileLockException e) {
+        probe = null;
+      }
+      if (probe == null) {
+        view.held++;
+      } else {
+        view.notUsable.add(describeForeign(path, owner));
+      }
       LeaseRecord r = read(ch);
       if (r != null && r.version() <= LeaseRecord.VERSION) {
-        view.sawHighWater(r);
+        view.sawHighWater(r.highWater(), path, owner);
       }
-    } catch (NoSuchFileException | AccessDeniedException | LeaseRecord.DamagedException e) {
-      // gone, unreadable or damaged: nothing to learn from it
+    } catch (AccessDeniedException e) {
+      view.notUsable.add(describeForeign(path, owner));
+    } catch (NoSuchFileException | LeaseRecord.DamagedException e) {
+      // gone or damaged: nothing to learn from it
     } finally {
       ProcessFileClaims.release(key, path.toString());
     }
   }
 
   /** Reads the record of a file another process holds, for its high-water mark and lease time. */
-  private static void seeHeld(FileChannel ch, NamespaceView view) throws IOException {
+  private static void seeHeld(FileChannel ch, Path path, NamespaceView view) throws IOException {
+    view.held++;
     try {
       LeaseRecord r = read(ch);
       if (r != null) {
-        view.saw(r);
+        view.saw(r, path);
       }
     } catch (LeaseRecord.DamagedException e) {
       // being written, or damaged: its holder rewrites it; nothing to learn from it
+    }
+  }
+
+  private static String describeForeign(Path path, int owner) {
+    String mode;
+    try {
+      mode =
+          String.format(
+              "%04o",
+              (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777);
+    } catch (IOException | RuntimeException e) {
+      mode = "unknown";
+    }
+    return path + " owned by " + (owner == 0 ? "root" : "uid " + owner) + ", mode " + mode;
+  }
+
+  /** The owner's uid of a file; -1 if unknown. */
+  private static int owner(Path path) {
+    try {
+      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | RuntimeException e) {
+      return -1;
     }
   }
 
@@ -577,7 +686,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           str(LeaseRecord.VERSION));
       return null;
     }
-    view.saw(r);
+    view.saw(r, path);
     boolean mine = request.instance().equals(r.instance());
     HolderProcess.Liveness holder =
         HolderProcess.isThisProcess(r)
@@ -639,9 +748,15 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (c.mustWait()) {
       // After whoever may hold the id: one lease time (the longest any record of the namespace
       // names), and after every high-water mark of the namespace, since a holder whose record was
-      // lost may run on a clock as far ahead as any other holder's.
+      // lost may run on a clock as far ahead as any other holder's. The marks of the lease
+      // directory are read now, with the id's file locked at its path: a holder that renews
+      // after this read sees that its file was replaced and stops.
+      NamespaceMarks.Seen marks = NamespaceMarks.readAll(dir, request.namespace());
+      view.ttlMillis = Math.max(view.ttlMillis, marks.ttlMillis());
+      view.sawHighWater(marks.highWater(), marks.highWaterFile(), marks.highWaterOwner());
       long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
-      startAfter = Math.max(Math.max(previous, view.highWater), now + wait);
+      refuseForeignFuture(request, view, now, wait, c);
+      startAfter = Math.max(Math.max(previous, view.highWater), saturatedAdd(now, wait));
     }
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
@@ -660,6 +775,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             Math.max(startAfter, terms.mayIssueUntilMillis()),
             terms.expiresAtMillis());
     try {
+      NamespaceMarks.raise(dir, request.namespace(), record.ttlMillis(), record.highWater());
       write(c.channel(), record);
     } catch (IOException | RuntimeException e) {
       abandon(c);
@@ -677,6 +793,57 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         now,
         terms.expiresAtMillis(),
         startAfter);
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+
+  /** How far past a newcomer's wait a high-water mark of this host may lie: a slow disk's write. */
+  private static final long FUTURE_SLACK_MILLIS = 1_000;
+
+  /*
+   * A holder on this host records high-water marks on this host's clock, at most its lease time
+   * after its own now, and a newcomer's wait is at least the longest lease time any holder
+   * recorded. So a mark beyond the newcomer's now plus its wait was written on a clock that ran
+   * ahead (faketime, a clock set back since) or forged by hand. Starting after it would still be
+   * safe, but a generator would then refuse with a message blaming the node id, which never was
+   * used so far: another user's file deserves a message naming it, its owner and the fix. Still a
+   * refusal: which marks are false cannot be told, and a true one is a duplicate if ignored.
+   */
+  private void refuseForeignFuture(
+      AcquireRequest request, NamespaceView view, long now, long wait, Candidate c) {
+    if (view.highWaterFile == null
+        || view.highWaterOwner == LeaseDirectory.CurrentUser.uid()
+        || view.highWater <= saturatedAdd(saturatedAdd(now, wait), FUTURE_SLACK_MILLIS)) {
+      return;
+    }
+    String owner = view.highWaterOwner == 0 ? "root" : "uid " + view.highWaterOwner;
+    throw new NodeIdUnavailableException(
+        "node id "
+            + c.id()
+            + " of namespace "
+            + request.namespace()
+            + " in "
+            + describe()
+            + " cannot start: "
+            + view.highWaterFile
+            + " (owned by "
+            + owner
+            + ") records a high-water mark of "
+            + java.time.Instant.ofEpochMilli(view.highWater)
+            + ", "
+            + (view.highWater - now)
+            + " ms after this clock, beyond any lease time recorded ("
+            + wait
+            + " ms): a process of "
+            + owner
+            + " ran with its clock ahead, or the file was forged; if no process of "
+            + owner
+            + " runs snowid with its clock ahead, remove "
+            + view.highWaterFile
+            + " as root or as its owner");
   }
 
   /** Numbers for log messages, which MessageFormat would group ("28,667"). */
@@ -726,6 +893,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
                   Math.max(h.record.highWater(), terms.mayIssueUntilMillis()),
                   terms.expiresAtMillis(),
                   System.currentTimeMillis());
+          NamespaceMarks.raise(dir, lease.namespace(), next.ttlMillis(), next.highWater());
           write(h.channel, next);
           h.record = next;
           lost = lostBecause(h); // replaced while this write went to the old file

@@ -115,16 +115,26 @@ public final class LeaseCoordinators {
     Map<String, Long> fixed = fixed(layout, explicit, env);
     List<Layout.Field> leased = leasedFields(layout, options, fixed);
     List<Layout.Field> scanned = List.of();
-    if (!provider.leasesEveryNodeField() && options.fields().isEmpty() && !leased.isEmpty()) {
-      LocalLeasePlan plan =
-          LocalLeasePlan.plan(
-              layout, leased, redact(options.base()), !options.base().equals(defaultUri), env);
-      fixed.putAll(plan.values());
-      leased = plan.leased();
-      scanned = plan.scanned();
+    LocalLeasePlan plan = null;
+    if (!provider.leasesEveryNodeField() && !leased.isEmpty()) {
+      boolean given = !sameDirectory(options.base(), defaultUri);
+      String directory = redact(options.base());
+      if (options.fields().isEmpty()) {
+        plan = LocalLeasePlan.plan(layout, leased, directory, given, env);
+        fixed.putAll(plan.values());
+        leased = plan.leased();
+        scanned = plan.scanned();
+      } else {
+        plan = LocalLeasePlan.chosen(layout, leased, directory, given, env);
+      }
     }
+    requireEveryNodeField(layout, fixed, leased, scanned, uri);
     if (scanned.isEmpty()) {
-      return open(provider, options, time, layout, fixed, leased);
+      NodeLease lease = open(provider, options, time, layout, fixed, leased);
+      if (plan != null) {
+        plan.logWarning();
+      }
+      return lease;
     }
     /*
      * No source for the scanned fields: try their values in turn, each with a lease of the
@@ -137,7 +147,9 @@ public final class LeaseCoordinators {
       Map<String, Long> attempt = new LinkedHashMap<>(fixed);
       attempt.putAll(Spread.over(scanned, n));
       try {
-        return open(provider, options, time, layout, attempt, leased);
+        NodeLease lease = open(provider, options, time, layout, attempt, leased);
+        plan.logWarning();
+        return lease;
       } catch (NodeIdsExhaustedException full) {
         // every value of the leased field is held under these values: try the next ones
       }
@@ -146,6 +158,59 @@ public final class LeaseCoordinators {
         options.namespace(),
         count << Spread.bits(leased),
         "(" + Spread.names(scanned) + " and " + Spread.names(leased) + ") in " + redact(uri));
+  }
+
+  /**
+   * Whether two {@code file:} URIs name one directory ({@code file:/a/}, {@code file:///a} and
+   * {@code file:/a} do); other URIs compare as written.
+   */
+  static boolean sameDirectory(String a, String b) {
+    if (!a.startsWith("file:") || !b.startsWith("file:")) {
+      return a.equals(b);
+    }
+    return pathOf(a).equals(pathOf(b));
+  }
+
+  private static java.nio.file.Path pathOf(String fileUri) {
+    String raw = fileUri.substring("file:".length());
+    if (raw.startsWith("//")) {
+      raw = raw.substring(2);
+    }
+    try {
+      return java.nio.file.Paths.get(raw).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      return java.nio.file.Paths.get("/").resolve(fileUri); // never equal to a real directory's
+    }
+  }
+
+  /**
+   * Every node field needs a value: fixed, leased or scanned. A field left out of {@code fields=}
+   * with no setting is a bad setting, named with the fields that need a value.
+   */
+  private static void requireEveryNodeField(
+      Layout layout,
+      Map<String, Long> fixed,
+      List<Layout.Field> leased,
+      List<Layout.Field> scanned,
+      String uri) {
+    List<String> missing = new ArrayList<>();
+    for (Layout.Field f : layout.nodeFields()) {
+      if (!fixed.containsKey(f.name()) && !leased.contains(f) && !scanned.contains(f)) {
+        missing.add(f.name());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new InvalidSettingException(
+          "fields",
+          redact(uri),
+          "fields= with every node field of "
+              + layout
+              + " that has no value of its own; "
+              + String.join(", ", missing)
+              + " has none (add it to fields=, or set "
+              + String.join(", ", missing.stream().map(n -> "snowid." + n + "-id").toList())
+              + ")");
+    }
   }
 
   private static NodeLease open(

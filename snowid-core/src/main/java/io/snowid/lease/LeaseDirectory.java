@@ -8,6 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Opens a {@code file:} lease directory and its namespace folders so that no other user can tamper
@@ -48,13 +50,14 @@ import java.util.Map;
  * in a sticky, world-writable folder (like {@code /tmp}, where the default is) gets mode {@code
  * 1777}, as {@code /tmp} itself: every user may create lease files in it, and the sticky bit keeps
  * them from deleting or renaming each other's. Elsewhere it gets {@code 0755}. Namespace folders
- * get the sharing of their lease directory: {@code 1777} in a shared one, {@code 2775} in one
- * writable by its group, else {@code 0755}. Such a shared folder (the lease directory or a
- * namespace folder that is sticky and world-writable, or a namespace folder writable by the group
- * of a group-writable lease directory) is accepted whoever owns it; its lease files are used only
- * when they belong to this user or root (FileLeaseCoordinator). A lease directory or namespace
- * folder that is not shared, or that this user cannot write to, is refused with the {@code
- * chmod}/{@code chgrp} that would share it.
+ * get the sharing of their lease directory: {@code 1777} in a shared one, {@code 3775} in one
+ * writable by its group, else {@code 0755}, created with that mode at once. A shared namespace
+ * folder (sticky and world-writable, or writable by the group of a group-writable lease directory)
+ * is accepted whoever owns it; its lease files are used only when they belong to this user or root
+ * (FileLeaseCoordinator). The lease directory itself must belong to root or this user, shared or
+ * not: it holds the records that bound every user's newcomers (NamespaceMarks). A lease directory
+ * or namespace folder that is not shared, or that this user cannot write to, is refused with the
+ * {@code chmod}/{@code chgrp} that would share it.
  */
 final class LeaseDirectory {
   /*
@@ -68,14 +71,14 @@ final class LeaseDirectory {
    * members of a group-writable folder's group, the operator's choice) can replace it, so the walk
    * is not raced by another user while it checks and creates below it.
    *
-   * Shared folders (several users of one host, issue 11) are the one exception to "owned by this
-   * user or root": a lease directory or namespace folder that is sticky and world-writable, or a
-   * namespace folder writable by the group of a group-writable lease directory. Their owner can
-   * still rename or delete what is inside; a holder detects that at its next renewal and stops, and
-   * a newcomer waits one lease time before issuing (FileLeaseCoordinator), so what is lost is only
-   * the namespace's history (the longest lease time, the high-water marks), as when the whole
-   * directory is deleted. A directory created beforehand by root (systemd-tmpfiles, install -d)
-   * leaves no user that power.
+   * Shared namespace folders (several users of one host, issue 11) are the one exception to "owned
+   * by this user or root": sticky and world-writable, or writable by the group of a group-writable
+   * lease directory. Their owner can still rename or delete what is inside; a holder detects that
+   * at its next renewal and stops, and a newcomer waits the longest lease time any user recorded
+   * and starts after every recorded high-water mark, records kept in the lease directory
+   * (NamespaceMarks) where that owner cannot delete them. So the lease directory itself must belong
+   * to root or this user: only they (and root) can then cause a duplicate, and a directory created
+   * beforehand by root (systemd-tmpfiles, install -d) leaves no user that power.
    */
   static final int MAX_LINKS = 40;
 
@@ -83,7 +86,7 @@ final class LeaseDirectory {
   private static final int GROUP_WRITE = 0020;
   private static final int STICKY = 01000;
   private static final int SHARED = 01777;
-  private static final int GROUP_SHARED = 02775;
+  private static final int GROUP_SHARED = 03775;
   private static final int TYPE = 0170000;
   private static final int DIRECTORY = 0040000;
   private static final int SYMBOLIC_LINK = 0120000;
@@ -320,7 +323,8 @@ final class LeaseDirectory {
      * Creates a missing folder; its caller then checks it like any existing one. Mode {@code 0755},
      * except that a lease directory in a folder shared by all (like /tmp) is shared by all too
      * ({@code 1777}), and a namespace folder gets its lease directory's sharing ({@code 1777} or
-     * {@code 2775}). That mode is set after creation, so the umask does not narrow it.
+     * {@code 3775}). That mode is set before it appears at its path, so the umask does not narrow
+     * it.
      */
     void create(Path p, Role role, int attempt) {
       if (attempt > MAX_ATTEMPTS) {
@@ -337,9 +341,10 @@ final class LeaseDirectory {
         }
       }
       try {
-        Files.createDirectory(p, MODE_0755);
-        if (mode != 0) {
-          Files.setAttribute(p, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+        if (mode == 0) {
+          Files.createDirectory(p, MODE_0755);
+        } else {
+          createShared(p, mode);
         }
       } catch (FileAlreadyExistsException e) {
         // created meanwhile by another process: checked like any existing one
@@ -350,6 +355,29 @@ final class LeaseDirectory {
             role == Role.NAMESPACE
                 ? "let this user create folders in " + p.getParent()
                 : "create " + p + ", or give another directory with " + NODE);
+      }
+    }
+
+    /**
+     * Creates a shared folder with its final mode at once: made under a temporary name, given its
+     * mode, then renamed into place. So no process ever sees it with the umask's mode, which
+     * another user would be refused (it could not write to it). The loser of a race to create it
+     * uses the winner's. A rename replaces an empty folder: then the winner's, still empty, is
+     * replaced by one of the same mode that the winner's next check finds as shared.
+     */
+    private void createShared(Path p, int mode) throws IOException {
+      Path temp = p.resolveSibling("." + p.getFileName() + "." + UUID.randomUUID() + ".new");
+      Files.createDirectory(temp, MODE_0755);
+      try {
+        Files.setAttribute(temp, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+        Files.move(temp, p, StandardCopyOption.ATOMIC_MOVE);
+      } catch (IOException e) {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+          throw e;
+        }
+        // created meanwhile by another process: checked like any existing one
+      } finally {
+        Files.deleteIfExists(temp);
       }
     }
 
@@ -367,6 +395,51 @@ final class LeaseDirectory {
     }
 
     void checkDirectory(Path p, Stat s, Role role) {
+      if (role == Role.DIRECTORY && !trusted(s.uid()) && isShared(s, role)) {
+        // Its owner may delete any file in it, among them the records that bound a newcomer of
+        // another user (NamespaceMarks): only root or this user may own it.
+        throw refuse(
+            p,
+            it(p)
+                + " is shared by the users of this host but owned by uid "
+                + s.uid()
+                + ", not by root or this user (uid "
+                + me
+                + "), who could delete the records that keep other users' processes from sharing"
+                + " a node id",
+            "as root, chown root "
+                + p
+                + " (or create it as root beforehand: install -d -m 1777 "
+                + p
+                + "); else give a directory of your own with "
+                + NODE);
+      }
+      if (role == Role.DIRECTORY
+          && s.isGroupWritable()
+          && (s.mode() & OTHERS_WRITE) == 0
+          && (s.mode() & STICKY) == 0) {
+        // Every member of its group could delete the records of every other (NamespaceMarks).
+        throw refuse(
+            p,
+            it(p)
+                + " is writable by its group "
+                + s.gid()
+                + " without the sticky bit (mode "
+                + s.permissions()
+                + "), so any member could delete the records that keep the others' processes from"
+                + " sharing a node id",
+            "chmod +t " + p + " as " + (s.uid() == 0 ? "root" : "uid " + s.uid() + " or root"));
+      }
+      if (role == Role.NAMESPACE
+          && s.uid() == me
+          && leaseDirectory != null
+          && leaseDirectory.isSharedByAll()
+          && !s.isSharedByAll()
+          && (s.mode() & OTHERS_WRITE) == 0) {
+        s =
+            share(
+                p, s); // this user's own folder, made by an older snowid: shared as it would be now
+      }
       boolean shared = role != Role.ABOVE && isShared(s, role);
       if (!trusted(s.uid()) && !shared) {
         throw refuse(
@@ -385,11 +458,13 @@ final class LeaseDirectory {
                         + ")"),
             switch (role) {
               case DIRECTORY ->
-                  "to share it among them, chmod 1777 "
+                  "to share it among them, as root: chown root "
                       + p
-                      + " as uid "
-                      + s.uid()
-                      + " or root; else remove it if you did not create it, or give a directory"
+                      + " && chmod 1777 "
+                      + p
+                      + " "
+                      + p
+                      + "/*/; else remove it if you did not create it, or give a directory"
                       + " of your own with "
                       + NODE;
               case ABOVE ->
@@ -401,7 +476,7 @@ final class LeaseDirectory {
                       + (leaseDirectory != null
                               && !leaseDirectory.isSharedByAll()
                               && leaseDirectory.isGroupWritable()
-                          ? "chgrp " + leaseDirectory.gid() + " " + p + " and chmod 2775 " + p
+                          ? "chgrp " + leaseDirectory.gid() + " " + p + " and chmod 3775 " + p
                           : "chmod 1777 " + p)
                       + " as uid "
                       + s.uid()
@@ -444,11 +519,26 @@ final class LeaseDirectory {
                 ? "chmod u+w " + p
                 : "to share it among the users of this host, chmod 1777 "
                     + p
-                    + " as root; among the members of a group (this user one of them), chgrp GROUP "
+                    + (role == Role.DIRECTORY ? " " + p + "/*/" : "")
+                    + " as root; among the members of a group (this user one of them), chgrp "
+                    + (role == Role.DIRECTORY ? "-R " : "")
+                    + "GROUP "
                     + p
-                    + " and chmod 2775 "
-                    + p);
+                    + " and chmod 3775 "
+                    + p
+                    + (role == Role.DIRECTORY ? " " + p + "/*/" : ""));
       }
+    }
+
+    /** Gives this user's namespace folder the mode of a shared one; its new stat. */
+    private Stat share(Path p, Stat s) {
+      try {
+        Files.setAttribute(p, "unix:mode", SHARED, LinkOption.NOFOLLOW_LINKS);
+      } catch (IOException e) {
+        return s; // refused below, with the chmod to run
+      }
+      Stat now = stat(p, Role.NAMESPACE);
+      return now == null ? s : now;
     }
 
     /**

@@ -25,6 +25,28 @@ public class NodeIdsExhaustedException extends NodeIdUnavailableException {
     this.size = size;
   }
 
+  /**
+   * Not every id is held: some are files this coordinator cannot take although nothing holds them.
+   *
+   * @param namespace the namespace key
+   * @param size how many node ids it has
+   * @param why where, and what holds or blocks the ids (e.g. {@code "in file:/tmp/x: 3 held by
+   *     running processes, 1 lease file of another user …"})
+   * @param notAllHeld true: the message says the ids are taken, not that they are held
+   */
+  public NodeIdsExhaustedException(String namespace, long size, String why, boolean notAllHeld) {
+    super(
+        "all "
+            + size
+            + " node ids of namespace "
+            + namespace
+            + " "
+            + why
+            + (notAllHeld ? "" : " are held"));
+    this.namespace = namespace;
+    this.size = size;
+  }
+
   /** The namespace key. */
   public String namespace() {
     return namespace;

@@ -51,9 +51,71 @@ public final class LocalLeasePlan {
     this.leased = List.copyOf(leased);
     this.scanned = List.copyOf(scanned);
     this.warning = warning;
+  }
+
+  /**
+   * Logs the WARN of this plan, if any. Called once the lease works: a lease that fails prints its
+   * one error, not a warning about a choice it never used.
+   */
+  public void logWarning() {
     if (warning != null) {
       LOG.log(Level.WARNING, warning);
     }
+  }
+
+  /**
+   * The plan of a lease whose fields the operator chose (the option {@code fields=}): all of them
+   * leased from the lease directory, with the same refusal and WARNs as {@link #plan} where the
+   * directory cannot tell processes apart.
+   *
+   * @throws UnsafeEnvironmentException inside Kubernetes with the pod's own lease directory
+   */
+  public static LocalLeasePlan chosen(
+      Layout layout,
+      List<Layout.Field> fields,
+      String directory,
+      boolean directoryGiven,
+      HostEnvironment env) {
+    Platform platform = Platform.detect(env);
+    String warning = null;
+    if (platform.isKubernetes()) {
+      if (!directoryGiven) {
+        throw new UnsafeEnvironmentException(
+            "a Kubernetes pod (" + platform.evidence() + ")",
+            "the option fields="
+                + Spread.names(fields)
+                + " leases them from the lease directory "
+                + directory
+                + ", which is the pod's own, so every pod would lease the same values",
+            "lease node ids across pods with snowid.node / SNOWID_NODE = redis://… (or"
+                + " jdbc:postgresql://…), or drop fields= and run it as a StatefulSet");
+      }
+      warning = podDirectoryWarning(directory, fields);
+    } else if (platform.isContainer() && !directoryGiven) {
+      warning =
+          containerWarning(
+              platform,
+              directory,
+              fields.get(fields.size() - 1),
+              layout,
+              fields,
+              "nothing tells the containers apart",
+              1);
+    }
+    return new LocalLeasePlan(Map.of(), fields, List.of(), warning);
+  }
+
+  /** An explicit lease directory inside a pod that is not a StatefulSet's. */
+  private static String podDirectoryWarning(String directory, List<Layout.Field> leased) {
+    return "running in a Kubernetes pod that is not a StatefulSet's, with the lease directory "
+        + directory
+        + ": "
+        + Spread.names(leased)
+        + " is leased from it, which tells pods apart only if every pod that issues IDs with these"
+        + " settings uses that very directory (one volume on one node); a directory of the pod's"
+        + " own does not, and two pods then issue duplicate IDs. Lease node ids across pods with"
+        + " snowid.node / SNOWID_NODE = redis://… (or jdbc:postgresql://…), or run it as a"
+        + " StatefulSet";
   }
 
   /**
@@ -130,7 +192,18 @@ public final class LocalLeasePlan {
                 + "; "
                 + directory
                 + " keeps two processes of this pod from using it at once");
-        return new LocalLeasePlan(values, List.of(), List.of(), null);
+        String warning =
+            trimmedVariable(env, "POD_NAME") == null
+                ? "the StatefulSet ordinal "
+                    + pod.pod().ordinal()
+                    + " comes from the host name "
+                    + pod.name()
+                    + " because POD_NAME is not set: in a pod with hostNetwork: true the host name"
+                    + " is the node's (worker-2 reads as ordinal 2 of StatefulSet worker), and two"
+                    + " such pods issue duplicate IDs. Set POD_NAME from the downward API"
+                    + " (env: - name: POD_NAME, valueFrom: fieldRef: fieldPath: metadata.name)"
+                : null;
+        return new LocalLeasePlan(values, List.of(), List.of(), warning);
       }
       if (!others.isEmpty() || !directoryGiven) {
         throw kubernetesRefusal(
@@ -146,7 +219,8 @@ public final class LocalLeasePlan {
                     + " is the pod's own, so every pod would lease the same "
                     + keep.name());
       }
-      return new LocalLeasePlan(values, List.of(keep), List.of(), null);
+      return new LocalLeasePlan(
+          values, List.of(keep), List.of(), podDirectoryWarning(directory, List.of(keep)));
     }
     boolean containerAlone = platform.isContainer() && !directoryGiven;
     if (others.isEmpty()) {
@@ -156,6 +230,7 @@ public final class LocalLeasePlan {
                   platform,
                   directory,
                   keep,
+                  layout,
                   unset,
                   values.isEmpty() && layout.nodeFields().size() == 1
                       ? "nothing tells the containers apart"
@@ -176,6 +251,7 @@ public final class LocalLeasePlan {
                   platform,
                   directory,
                   keep,
+                  layout,
                   unset,
                   "only "
                       + describe(fromIp)
@@ -210,6 +286,7 @@ public final class LocalLeasePlan {
               platform,
               directory,
               keep,
+              layout,
               unset,
               "it has no IPv4 address, so nothing tells it apart",
               1);
@@ -239,9 +316,27 @@ public final class LocalLeasePlan {
       Platform platform,
       String directory,
       Layout.Field keep,
+      Layout layout,
       List<Layout.Field> unset,
       String apart,
       long values) {
+    List<Layout.Field> set = new ArrayList<>(layout.nodeFields());
+    set.removeAll(unset);
+    String odds;
+    if (values > 1) {
+      // Not a uniform choice: Docker's default bridge gives the first container of every host the
+      // same address, so the odds of random addresses are the least that can happen.
+      odds =
+          "if their addresses were random, "
+              + Collisions.describe(values, "containers")
+              + ", and more in practice: Docker's default bridge gives the first container of every"
+              + " host the same address (172.17.0.2); containers with the same address collide and"
+              + " issue duplicate IDs";
+    } else if (!set.isEmpty()) {
+      odds = "containers given the same " + settingNames(set) + " collide and issue duplicate IDs";
+    } else {
+      odds = Collisions.describe(values, "containers") + " and issue duplicate IDs";
+    }
     return "running in a container ("
         + platform.evidence()
         + ") with the default lease directory "
@@ -251,8 +346,8 @@ public final class LocalLeasePlan {
         + " 0, and "
         + apart
         + ": "
-        + Collisions.describe(values, "containers")
-        + " and issue duplicate IDs. Mount one lease directory into every container of a host and"
+        + odds
+        + ". Mount one lease directory into every container of a host and"
         + " name it (snowid.node / SNOWID_NODE = file:/shared/dir), give each container its own "
         + settingNames(unset)
         + ", or lease node ids from a network coordinator (snowid.node / SNOWID_NODE = redis://…"
@@ -298,6 +393,11 @@ public final class LocalLeasePlan {
         "lease node ids across pods with snowid.node / SNOWID_NODE = redis://… (or"
             + " jdbc:postgresql://…), run it as a StatefulSet, or give each pod its own "
             + settingNames(fields));
+  }
+
+  private static String trimmedVariable(HostEnvironment env, String name) {
+    String v = env.variable(name);
+    return v == null || v.isBlank() ? null : v.trim();
   }
 
   /** {@code datacenter=2, worker=7}. */

@@ -71,9 +71,13 @@ class LeaseDirectoryTest {
                 + planted
                 + " refused: it is owned by uid 65534, not by this user (uid 0) or root, who could"
                 + " delete or replace its lease files, and it is not shared by the users of this"
-                + " host (mode 0755); to share it among them, chmod 1777 "
+                + " host (mode 0755); to share it among them, as root: chown root "
                 + planted
-                + " as uid 65534 or root; else remove it if you did not create it, or give a"
+                + " && chmod 1777 "
+                + planted
+                + " "
+                + planted
+                + "/*/; else remove it if you did not create it, or give a"
                 + " directory of your own with "
                 + NODE);
   }

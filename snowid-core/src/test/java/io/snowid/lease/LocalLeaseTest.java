@@ -154,4 +154,56 @@ class LocalLeaseTest {
         .isInstanceOf(UnsafeEnvironmentException.class);
     assertThat(dir.resolve("leases")).doesNotExist();
   }
+
+  /**
+   * Review of issue 11, finding 2: the default directory written another way, with a trailing slash
+   * or with fields=, was taken for a directory the operator gave.
+   */
+  @Test
+  void lease_deploymentPodWithTheDefaultDirectoryWrittenAnotherWayOrFields_refuses() {
+    Map<String, String> pod =
+        Map.of(
+            "KUBERNETES_SERVICE_HOST",
+            "10.96.0.1",
+            "HOSTNAME",
+            "api-6d4cf56db6-x7k2a",
+            "SNOWID_DATACENTER_ID",
+            "3");
+    String defaultUri = "file:" + dir.resolve("leases");
+    for (String uri :
+        List.of(
+            "file:" + dir.resolve("leases") + "/",
+            "file://" + dir.resolve("leases"),
+            "file:" + dir.resolve("leases") + "/.?fields=datacenter,worker")) {
+      assertThatThrownBy(
+              () ->
+                  LeaseCoordinators.lease(
+                      uri,
+                      Layout.twitter(),
+                      Map.of(),
+                      TimeSource.monotonic(),
+                      host(pod, "10.244.1.7"),
+                      defaultUri))
+          .as(uri)
+          .isInstanceOf(UnsafeEnvironmentException.class);
+    }
+    assertThat(dir.resolve("leases")).doesNotExist();
+  }
+
+  /** Review of issue 11, finding 16: fields=worker without a datacenter threw a NullPointer. */
+  @Test
+  void lease_fieldsLeavingANodeFieldWithoutValue_invalidSettingNamingIt() {
+    assertThatThrownBy(
+            () ->
+                LeaseCoordinators.lease(
+                    "file:" + dir.resolve("leases") + "?fields=worker",
+                    Layout.twitter(),
+                    Map.of(),
+                    TimeSource.monotonic(),
+                    host(Map.of(), "10.0.0.3"),
+                    NOT_THE_DEFAULT))
+        .isInstanceOf(io.snowid.InvalidSettingException.class)
+        .hasMessageContaining(
+            "datacenter has none (add it to fields=, or set snowid.datacenter-id)");
+  }
 }

@@ -1,8 +1,10 @@
 package io.snowid.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +14,8 @@ import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,11 +89,36 @@ class SharedLeaseDirectoryTest {
     }
   }
 
+  /**
+   * Its owner could delete the records that bound another user's newcomer (review of issue 11,
+   * finding 1): refused, one sentence naming the path and the fix.
+   */
   @Test
-  void open_sharedDirectoryAnotherUserCreated_acceptedWithItsSharedNamespace() throws Exception {
+  void open_sharedDirectoryAnotherUserOwns_refusedNamingChownRoot() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
     giveTo(leases, "nobody");
+
+    assertThatThrownBy(() -> LeaseCoordinators.open("file:" + leases))
+        .isInstanceOf(LeaseDirectoryException.class)
+        .hasMessage(
+            "lease directory "
+                + leases
+                + " refused: it is shared by the users of this host but owned by uid 65534, not"
+                + " by root or this user (uid 0), who could delete the records that keep other"
+                + " users' processes from sharing a node id; as root, chown root "
+                + leases
+                + " (or create it as root beforehand: install -d -m 1777 "
+                + leases
+                + "); else give a directory of your own with --node file:DIR (snowid.node /"
+                + " SNOWID_NODE)");
+  }
+
+  /** A namespace folder another user created first is still used: the records are elsewhere. */
+  @Test
+  void acquire_namespaceFolderAnotherUserCreated_accepted() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
     Path ns = Files.createDirectory(leases.resolve("ns"));
     chmod(ns, 01777);
     giveTo(ns, "nobody");
@@ -97,6 +126,36 @@ class SharedLeaseDirectoryTest {
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
       assertThat(acquire(c, "ns", 4).nodeId()).isZero();
     }
+  }
+
+  /** Review of issue 11, finding 11: a group's namespace folder is sticky too. */
+  @Test
+  void acquire_groupWritableDirectory_namespaceFolderIsSetgidAndSticky() throws Exception {
+    Path leases = Files.createDirectory(tmp.resolve("leases"));
+    giveToGroup(leases, "nogroup");
+    chmod(leases, 03775);
+
+    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+      acquire(c, "mine", 4);
+    }
+    assertThat(mode(leases.resolve("mine"))).isEqualTo(03775);
+  }
+
+  /**
+   * Review of issue 11, finding 7: this user's namespace folder made 0755 by an older snowid, in a
+   * directory now shared: shared by snowid itself, no second chmod needed.
+   */
+  @Test
+  void acquire_ownNamespaceFolderNotShared_sharedBySnowid() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path ns = Files.createDirectory(leases.resolve("ns"));
+    chmod(ns, 0755);
+
+    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+      acquire(c, "ns", 4);
+    }
+    assertThat(mode(ns)).isEqualTo(01777);
   }
 
   /** A lease file of another user says nothing this user trusts: that id is that user's. */
@@ -160,7 +219,7 @@ class SharedLeaseDirectoryTest {
   void acquire_groupWritableDirectory_namespaceSharedByTheGroup() throws Exception {
     Path leases = Files.createDirectory(tmp.resolve("leases"));
     giveToGroup(leases, "nogroup");
-    chmod(leases, 02775);
+    chmod(leases, 03775);
     Path theirs = Files.createDirectory(leases.resolve("theirs"));
     giveTo(theirs, "nobody");
     giveToGroup(theirs, "nogroup");
@@ -168,10 +227,212 @@ class SharedLeaseDirectoryTest {
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
       acquire(c, "mine", 4);
-      assertThat(mode(leases.resolve("mine"))).isEqualTo(02775);
+      assertThat(mode(leases.resolve("mine"))).isEqualTo(03775);
       assertThat(Files.getAttribute(leases.resolve("mine"), "unix:gid"))
           .isEqualTo(Files.getAttribute(leases, "unix:gid"));
       assertThat(acquire(c, "theirs", 4).nodeId()).isZero(); // another member's: accepted
     }
+  }
+
+  private static Lease acquire(LeaseCoordinator c, String namespace, Duration ttl) {
+    long now = System.currentTimeMillis();
+    return c.acquire(
+        new AcquireRequest(
+            namespace, 4, "i", new LeaseTerms(ttl, now, now + ttl.toMillis() - 100)));
+  }
+
+  /**
+   * Review of issue 11, finding 1: the owner of a shared namespace folder deletes a holder's lease
+   * file and every longest-ttl file in it. A newcomer with a short lease time still waits the
+   * holder's, recorded in the lease directory where that owner cannot delete it, and starts after
+   * the holder's high-water mark; the holder notices at its next renewal and stops.
+   */
+  @Test
+  void acquire_namespaceFolderOwnerDeletedLeaseAndTtlFiles_newcomerWaitsHoldersLeaseTime()
+      throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path ns = leases.resolve("ns");
+    try (LeaseCoordinator victim = LeaseCoordinators.open("file:" + leases);
+        LeaseCoordinator newcomer = LeaseCoordinators.open("file:" + leases)) {
+      Lease held = acquire(victim, "ns", Duration.ofSeconds(30));
+      long promised = System.currentTimeMillis() + 30_000 - 100;
+      try (var files = Files.newDirectoryStream(ns)) {
+        for (Path f : files) {
+          Files.delete(f); // as the folder's owner may: 0.lease, longest-ttl, longest-ttl.0
+        }
+      }
+
+      Lease next = acquire(newcomer, "ns", Duration.ofSeconds(2));
+
+      assertThat(next.nodeId()).isEqualTo(held.nodeId());
+      assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(promised);
+      long now = System.currentTimeMillis();
+      assertThatThrownBy(
+              () -> victim.renew(held, new LeaseTerms(Duration.ofSeconds(30), now, now + 29_900)))
+          .isInstanceOf(LeaseTakenException.class);
+    }
+    assertThat(Files.readString(leases.resolve("ns@0"))).contains("ttl=30000\n");
+  }
+
+  /**
+   * Review of issue 11, finding 4: another user's record far in the future refuses, naming that
+   * file, its owner and the fix (not a node id "used up to" a time it never was).
+   */
+  @Test
+  void acquire_anotherUsersHighWaterMarkInTheFuture_refusedNamingFileAndOwner() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path forged = leases.resolve("ns@65534");
+    long future = System.currentTimeMillis() + Duration.ofDays(3650).toMillis();
+    Files.writeString(forged, "ttl=2000\nhigh-water=" + future + "\n");
+    giveTo(forged, "nobody");
+
+    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+      assertThatThrownBy(() -> acquire(c, "ns", 4))
+          .isInstanceOf(NodeIdUnavailableException.class)
+          .hasMessageContaining(
+              forged
+                  + " (owned by uid 65534) records a high-water mark of "
+                  + java.time.Instant.ofEpochMilli(future))
+          .hasMessageEndingWith(
+              "if no process of uid 65534 runs snowid with its clock ahead, remove "
+                  + forged
+                  + " as root or as its owner");
+    }
+  }
+
+  /**
+   * Review of issue 11, finding 5: another user planted a shared longest-ttl file and holds a lock
+   * on it from a real process; this user neither waits for it nor trusts it.
+   */
+  @Test
+  void acquire_plantedLongestTtlLockedByAnotherProcess_doesNotHang() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path ns = Files.createDirectory(leases.resolve("ns"));
+    chmod(ns, 01777);
+    Path planted = Files.createFile(ns.resolve("longest-ttl"));
+    chmod(planted, 0666);
+    giveTo(planted, "nobody");
+    Process locker =
+        new ProcessBuilder(
+                "python3",
+                "-c",
+                "import fcntl,sys,time; f=open(sys.argv[1],'r+'); fcntl.lockf(f, fcntl.LOCK_EX);"
+                    + " print('locked', flush=True); time.sleep(120)",
+                planted.toString())
+            .redirectErrorStream(true)
+            .start();
+    try {
+      assertThat(new String(locker.getInputStream().readNBytes(6), StandardCharsets.UTF_8))
+          .isEqualTo("locked");
+      try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+        assertThat(acquire(c, "ns", 4).nodeId()).isZero();
+      }
+      assertThat(Files.readString(ns.resolve("longest-ttl.0")).trim()).isEqualTo("2000");
+    } finally {
+      locker.destroyForcibly();
+      locker.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Review of issue 11, finding 3: other users' lease files that no process holds are not reported
+   * as held; the message names them, their owner and mode, and the fix.
+   */
+  @Test
+  void acquire_everyIdAStaleFileOfAnotherUser_messageSaysNotHeld() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path ns = Files.createDirectory(leases.resolve("ns"));
+    chmod(ns, 01777);
+    for (int id = 0; id < 2; id++) {
+      Path f = Files.createFile(ns.resolve(id + ".lease"));
+      chmod(f, 0644);
+      giveTo(f, "nobody");
+    }
+
+    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+      assertThatThrownBy(() -> acquire(c, "ns", 2))
+          .isInstanceOf(NodeIdsExhaustedException.class)
+          .hasMessage(
+              "all 2 node ids of namespace ns in "
+                  + leases
+                  + " are taken: 0 held by running processes, 2 lease files of other users that"
+                  + " no process holds but this user (uid 0) cannot take ("
+                  + ns.resolve("0.lease")
+                  + " owned by uid 65534, mode 0644, "
+                  + ns.resolve("1.lease")
+                  + " owned by uid 65534, mode 0644); if no process of those users runs snowid,"
+                  + " remove those files as root");
+    }
+  }
+
+  /**
+   * Review of issue 11, finding 12: a namespace folder is made under a temporary name with its
+   * final mode and renamed into place; many creators at once all use the one that won, and no
+   * temporary folder is left.
+   */
+  @Test
+  void acquire_manyCreateTheNamespaceFolderAtOnce_oneSharedFolderAndNoTemporaryLeft()
+      throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    int n = 8;
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(n);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(n);
+    List<LeaseCoordinator> coordinators = new java.util.ArrayList<>();
+    try {
+      List<java.util.concurrent.Future<Long>> ids = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        LeaseCoordinator c = LeaseCoordinators.open("file:" + leases);
+        coordinators.add(c);
+        ids.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return acquire(c, "ns", 16).nodeId();
+                }));
+      }
+      java.util.Set<Long> distinct = new java.util.HashSet<>();
+      for (java.util.concurrent.Future<Long> id : ids) {
+        distinct.add(id.get(60, TimeUnit.SECONDS));
+      }
+      assertThat(distinct).hasSize(n);
+    } finally {
+      coordinators.forEach(LeaseCoordinator::close);
+      pool.shutdownNow();
+    }
+    assertThat(mode(leases.resolve("ns"))).isEqualTo(01777);
+    try (var inside = Files.list(leases)) {
+      assertThat(inside.map(f -> f.getFileName().toString()))
+          .noneMatch(name -> name.endsWith(".new"));
+    }
+  }
+
+  /**
+   * Review of issue 11, finding 1, for a group: without the sticky bit any member could delete
+   * another's records in the lease directory. Refused, naming the fix.
+   */
+  @Test
+  void open_groupWritableDirectoryWithoutStickyBit_refusedNamingChmodT() throws Exception {
+    Path leases = Files.createDirectory(tmp.resolve("leases"));
+    giveToGroup(leases, "nogroup");
+    chmod(leases, 02775);
+    int gid = (Integer) Files.getAttribute(leases, "unix:gid");
+
+    assertThatThrownBy(() -> LeaseCoordinators.open("file:" + leases))
+        .isInstanceOf(LeaseDirectoryException.class)
+        .hasMessage(
+            "lease directory "
+                + leases
+                + " refused: it is writable by its group "
+                + gid
+                + " without the sticky bit (mode 2775), so any member could delete the records"
+                + " that keep the others' processes from sharing a node id; chmod +t "
+                + leases
+                + " as root");
   }
 }

@@ -95,8 +95,11 @@ class LocalLeasePlanTest {
               "running in a container (/.dockerenv exists) with the default lease directory"
                   + " file:/tmp/snowid-leases, which no other container shares: the first process"
                   + " of every container leases worker 0, and only datacenter=9, the low 5 bits of"
-                  + " its IPv4 address 172.17.0.9, tells it apart: 2 containers collide with"
-                  + " probability 3.1%, 5 with 28%, 10 with 79% and issue duplicate IDs. Mount one"
+                  + " its IPv4 address 172.17.0.9, tells it apart: if their addresses were random, 2"
+                  + " containers collide with probability 3.1%, 5 with 28%, 10 with 79%, and more"
+                  + " in practice: Docker's default bridge gives the first container of every host"
+                  + " the same address (172.17.0.2); containers with the same address collide and"
+                  + " issue duplicate IDs. Mount one"
                   + " lease directory into every container of a host and name it (snowid.node /"
                   + " SNOWID_NODE = file:/shared/dir), give each container its own"
                   + " snowid.datacenter-id and snowid.worker-id (SNOWID_DATACENTER_ID,"
@@ -128,16 +131,20 @@ class LocalLeasePlanTest {
     }
   }
 
+  /** Review of issue 11, finding 9: "any 2 containers collide" was false here. */
   @Test
-  void plan_containerWithDatacenterSetAndTheDefaultDirectory_warnsThatOnlyThatTellsThemApart() {
+  void plan_containerWithDatacenterSetAndTheDefaultDirectory_saysOnlyEqualSettingsCollide() {
     {
       LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), List.of(worker), false);
 
       assertThat(p.leased()).containsExactly(worker);
       assertThat(p.warning().stream().toList())
           .singleElement(STRING)
-          .contains("nothing but the node values set for it tells a container apart")
-          .contains("any 2 containers collide");
+          .contains(
+              "nothing but the node values set for it tells a container apart: containers given"
+                  + " the same snowid.datacenter-id / SNOWID_DATACENTER_ID collide and issue"
+                  + " duplicate IDs")
+          .doesNotContain("any 2");
     }
   }
 
@@ -205,12 +212,62 @@ class LocalLeasePlanTest {
         .hasMessageContaining("snowid.worker-id / SNOWID_WORKER_ID");
   }
 
+  /** Review of issue 11, finding 2: a given directory may well be the pod's own: a WARN. */
   @Test
-  void plan_deploymentPodWithDatacenterSetAndAGivenDirectory_leasesTheWorkerFromIt() {
+  void plan_deploymentPodWithDatacenterSetAndAGivenDirectory_leasesTheWorkerFromItWithWarn() {
     FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
     LocalLeasePlan p = plan(host, List.of(worker), true);
     assertThat(p.leased()).containsExactly(worker);
     assertThat(p.values()).isEmpty();
+    assertThat(p.warning().stream().toList())
+        .singleElement(STRING)
+        .startsWith(
+            "running in a Kubernetes pod that is not a StatefulSet's, with the lease directory"
+                + " file:/tmp/snowid-leases: worker is leased from it, which tells pods apart only"
+                + " if every pod");
+  }
+
+  /** Review of issue 11, finding 2: fields= skipped every check of the environment. */
+  @Test
+  void chosen_deploymentPodWithThePodsOwnDirectory_refuses() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
+    assertThatThrownBy(() -> LocalLeasePlan.chosen(twitter, both, DIR, false, host))
+        .isInstanceOf(UnsafeEnvironmentException.class)
+        .hasMessageContaining(
+            "the option fields=datacenter, worker leases them from the lease directory"
+                + " file:/tmp/snowid-leases, which is the pod's own, so every pod would lease the"
+                + " same values");
+  }
+
+  @Test
+  void chosen_containerWithTheDefaultDirectory_warns() {
+    LocalLeasePlan p =
+        LocalLeasePlan.chosen(twitter, both, DIR, false, FakeHost.withAddress("10.0.0.3").docker());
+    assertThat(p.leased()).containsExactly(datacenter, worker);
+    assertThat(p.warning().stream().toList())
+        .singleElement(STRING)
+        .contains("nothing tells the containers apart: any 2 containers collide");
+  }
+
+  @Test
+  void chosen_hostWithTheDefaultDirectory_leasesThemSilently() {
+    LocalLeasePlan p =
+        LocalLeasePlan.chosen(twitter, both, DIR, false, FakeHost.withAddress("10.0.0.3"));
+    assertThat(p.leased()).containsExactly(datacenter, worker);
+    assertThat(p.warning()).isEmpty();
+  }
+
+  /** Review of issue 11, finding 10: hostNetwork pods are named after their node. */
+  @Test
+  void plan_statefulSetOrdinalFromHostnameWithoutPodName_warnsToSetPodName() {
+    LocalLeasePlan p = plan(FakeHost.withAddress("10.244.1.7").pod("worker-2"), both, false);
+    assertThat(p.values()).containsEntry("worker", 2L);
+    assertThat(p.warning().stream().toList())
+        .singleElement(STRING)
+        .startsWith(
+            "the StatefulSet ordinal 2 comes from the host name worker-2 because POD_NAME is not"
+                + " set")
+        .contains("Set POD_NAME from the downward API");
   }
 
   @Test
@@ -226,7 +283,9 @@ class LocalLeasePlanTest {
   @Test
   void plan_podNameFromTheDownwardApi_isRead() {
     FakeHost host = FakeHost.withAddress("10.244.1.7").pod("web-2").set("POD_NAME", "web-2");
-    assertThat(plan(host, both, false).values()).containsEntry("worker", 2L);
+    LocalLeasePlan p = plan(host, both, false);
+    assertThat(p.values()).containsEntry("worker", 2L);
+    assertThat(p.warning()).isEmpty();
   }
 
   // A NodeIdSource of the application comes before the ordinal and the address.

@@ -164,6 +164,11 @@ class FileLeaseLockTest {
       Files.deleteIfExists(otherDir.resolve("ns").resolve("0.lease"));
       Files.deleteIfExists(otherDir.resolve("ns").resolve("longest-ttl"));
       Files.deleteIfExists(otherDir.resolve("ns"));
+      try (var left = Files.newDirectoryStream(otherDir, "ns@*")) {
+        for (Path f : left) {
+          Files.delete(f); // the namespace's records of this user
+        }
+      }
       Files.deleteIfExists(otherDir);
     }
   }
