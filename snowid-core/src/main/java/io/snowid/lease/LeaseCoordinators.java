@@ -268,7 +268,7 @@ public final class LeaseCoordinators {
               layout,
               leased,
               redact(options.base()),
-              !options.base().equals(DEFAULT_FILE_URI),
+              !sameDirectory(options.base(), DEFAULT_FILE_URI),
               env);
       fixed.putAll(plan.values());
       leased = plan.leased();
