@@ -1,0 +1,82 @@
+package io.snowid.spring.boot;
+
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.TimeSource;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseOptions;
+import io.snowid.node.NodeLease;
+import java.util.List;
+
+/**
+ * The starter's generator with what it holds: built from the properties at start (the node lease
+ * acquired, or the start fails with the reason), closed with the application context — the
+ * generator first, then its lease is released, then the coordinator's connection is closed. No JVM
+ * shutdown hook: the context's close is the one owner of this lifecycle.
+ */
+final class SnowIdNode implements AutoCloseable {
+  private final Snowflake snowflake;
+  private final NodeLease lease; // null: the generator owns its lease (or has none)
+  private final LeaseCoordinator coordinator; // null: as lease
+
+  private SnowIdNode(Snowflake snowflake, NodeLease lease, LeaseCoordinator coordinator) {
+    this.snowflake = snowflake;
+    this.lease = lease;
+    this.coordinator = coordinator;
+  }
+
+  /**
+   * Builds the generator of the properties.
+   *
+   * @throws io.snowid.InvalidSettingException for a node source no one handles
+   * @throws io.snowid.node.NodeIdUnavailableException if no node id can be had (a coordinator out
+   *     of reach, every id held)
+   */
+  static SnowIdNode start(SnowIdProperties p, List<LeaseConnection> connections) {
+    Layout layout = Layout.preset(p.getLayout());
+    TimeSource time =
+        p.getClock().getSource() == SnowIdProperties.ClockSource.WALL_CLOCK
+            ? TimeSource.wallClock()
+            : TimeSource.monotonic();
+    Snowflake.Builder builder =
+        Snowflake.builder()
+            .layout(layout)
+            .node(p.getFields())
+            .timeSource(time)
+            .clockPolicy(p.getClock().getPolicy())
+            .maxWait(p.getClock().getMaxWait())
+            .maxLead(p.getLead());
+    String spec = NodeSpec.of(p);
+    LeaseConnection connection = NodeSpec.connection(spec, connections);
+    if (connection == null) {
+      return new SnowIdNode(builder.nodeSource(spec).build(), null, null);
+    }
+    LeaseOptions options = LeaseOptions.parse(spec, connection.defaultTtl());
+    LeaseCoordinator coordinator = connection.open(NodeSpec.query(options.base()));
+    NodeLease lease = null;
+    try {
+      lease = LeaseCoordinators.lease(coordinator, options, layout, p.getFields(), time);
+      return new SnowIdNode(builder.lease(lease).build(), lease, coordinator);
+    } catch (RuntimeException e) {
+      if (lease != null) {
+        lease.close();
+      }
+      coordinator.close();
+      throw e;
+    }
+  }
+
+  Snowflake snowflake() {
+    return snowflake;
+  }
+
+  @Override
+  public void close() {
+    snowflake.close(); // idempotent: fences it, with the time of the close
+    if (lease != null) {
+      lease.close(); // releases, recording what was really issued
+      coordinator.close();
+    }
+  }
+}
