@@ -3,6 +3,7 @@ package io.snowid.spring.boot;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -20,6 +21,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
       "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
     })
 public class SnowIdConnectionsAutoConfiguration {
+  /** {@code datasource}: snowid-jdbc on the application's one DataSource. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"io.snowid.jdbc.JdbcLeaseProvider", "javax.sql.DataSource"})
+  static class DataSourceConnection {
+    @Bean
+    @ConditionalOnSingleCandidate(javax.sql.DataSource.class)
+    LeaseConnection snowIdDataSourceConnection(javax.sql.DataSource dataSource) {
+      return new DataSourceLeases(dataSource);
+    }
+  }
+
   /** {@code redis-connection}: snowid-redis on Spring Data Redis's Lettuce connection. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(

@@ -19,8 +19,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The test application on H2 with a {@code file:} lease in a directory of its own: entities saved
- * from many threads, the Jackson mapper Boot configured writes entity ids as strings.
+ * The test application on H2 with a {@code file:} lease in a directory of its own and the js53
+ * layout: entities saved from many threads, the Jackson mapper Boot configured writes entity ids as
+ * strings in the configured form.
  */
 @SpringBootTest(
     classes = ShopApplication.class,
