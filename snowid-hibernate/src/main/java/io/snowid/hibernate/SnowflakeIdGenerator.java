@@ -8,6 +8,7 @@ import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.EnumSet;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
@@ -18,22 +19,35 @@ import org.hibernate.generator.GeneratorCreationContext;
  * {@code Long} or, for {@code String} ids, in the annotation's text form. Hibernate creates one per
  * annotated id when the persistence unit starts.
  */
-public final class SnowflakeIdGenerator implements BeforeExecutionGenerator {
+public final class SnowflakeIdGenerator
+    implements BeforeExecutionGenerator, AnnotationBasedGenerator<SnowflakeId> {
+  /*
+   * A no-argument constructor and initialize(), not a constructor taking the annotation: Hibernate
+   * 6.6 creates generators through its bean container when there is one (Spring's), which builds
+   * them with a no-argument constructor, and its fallback only knows a constructor taking 6.6's
+   * CustomIdGeneratorCreationContext, which Hibernate 7 no longer has. initialize(annotation,
+   * member, context) is called by both.
+   */
   private static final long serialVersionUID = 1L;
 
   @SuppressWarnings("serial") // generators are not serialised; the IdGenerator is the process's
-  private final IdGenerator ids;
+  private IdGenerator ids;
 
   @SuppressWarnings("serial") // every IdCodec is a stateless constant
-  private final IdCodec codec; // null: the id is a long
+  private IdCodec codec; // null: the id is a long
+
+  /** For Hibernate, which then calls {@link #initialize}. */
+  public SnowflakeIdGenerator() {}
 
   /**
-   * Called by Hibernate for each id annotated {@link SnowflakeId}.
+   * Called by Hibernate for each id annotated {@link SnowflakeId}, when the persistence unit
+   * starts.
    *
    * @throws InvalidSettingException if the id's type is not {@code long}, {@code Long} or {@code
    *     String}, or the format names no text form
    */
-  public SnowflakeIdGenerator(SnowflakeId config, Member member, GeneratorCreationContext context) {
+  @Override
+  public void initialize(SnowflakeId config, Member member, GeneratorCreationContext context) {
     this.codec = codecFor(config, member);
     this.ids = IdGenerators.of(context.getServiceRegistry(), describe(member));
   }

@@ -114,8 +114,7 @@ class SnowflakeIdTest {
   void idOfAnotherType_failsTheStartNamingThePropertyAndTheTypes() {
     assertThatThrownBy(
             () -> Databases.open("jdbc:h2:mem:snowid_hib_bad", null, Entities.TooSmall.class))
-        .hasRootCauseInstanceOf(InvalidSettingException.class)
-        .rootCause()
+        .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("@SnowflakeId TooSmall.id")
         .hasMessageContaining("java.lang.Integer")
         .hasMessageContaining("long, Long or String");
@@ -125,8 +124,7 @@ class SnowflakeIdTest {
   void unknownFormat_failsTheStartNamingTheFormats() {
     assertThatThrownBy(
             () -> Databases.open("jdbc:h2:mem:snowid_hib_fmt", null, Entities.BadFormat.class))
-        .hasRootCauseInstanceOf(InvalidSettingException.class)
-        .rootCause()
+        .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("@SnowflakeId(format) of BadFormat.id")
         .hasMessageContaining("base99")
         .hasMessageContaining("base62");
