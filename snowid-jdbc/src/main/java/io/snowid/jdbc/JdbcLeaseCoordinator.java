@@ -10,6 +10,7 @@ import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -85,13 +86,14 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * free a dead holder's id).
    *
    * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
-   * stays usable): an acquisition ttl/2, a renewal ttl/5 (LeaseHolder's margin), a release a
-   * third of the granted time, each at least 1 s, JDBC's unit. A network timeout one second longer
-   * catches a database that does not answer at all (the connection is then dropped and the pool
-   * replaces it), and snowid's pool waits at most 1 s for a connection. None of this is what fences
-   * the holder: its deadline does, whatever a call does. The bounds keep one call from hanging
-   * past the next attempt, and keep a fleet that is locked out (a long table lock) from piling up
-   * waiting statements in the database.
+   * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),
+   * a release's third of the granted time, in whole seconds (JDBC's unit), at least 1 s: a renewal
+   * of a 10 s lease is cancelled after 1 s, one of a 30 s lease after 5 s. A network timeout one
+   * second longer catches a database that does not answer at all (the connection is then dropped
+   * and the pool replaces it), and snowid's pool waits at most 1 s for a connection. None of this
+   * is what fences the holder: its deadline does, whatever a call does. The bounds keep one call
+   * from hanging past the next attempt, and keep a fleet that is locked out (a long table lock)
+   * from piling up waiting statements in the database.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
 
@@ -344,8 +346,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
         sql.readBack, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs, fresh), namespace, id);
   }
 
-  private static Granted granted(
-      long id, long now, long expiresAt, java.sql.ResultSet rs, boolean fresh) throws SQLException {
+  private static Granted granted(long id, long now, long expiresAt, ResultSet rs, boolean fresh)
+      throws SQLException {
     Long prior = Database.longOrNull(rs, 3);
     return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, fresh);
   }
