@@ -1,6 +1,7 @@
 package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,7 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "spring.jpa.hibernate.ddl-auto=create-drop",
-      "snowid.node=datasource?table=example_test_leases&create=true"
+      "snowid.node=datasource?table=example_test_leases&create=true",
+      "snowid.lease.ttl=2s"
     })
 class ShopApplicationTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -71,6 +74,11 @@ class ShopApplicationTest {
 
   @Test
   void health_snowidIsUp() throws Exception {
+    // A new lease table: the first holder waits one lease time before its first ID, and health
+    // says DOWN ("waiting until … (the node's high-water mark)") until then.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> send(HttpRequest.newBuilder(uri("/actuator/health"))).statusCode() == 200);
     HttpResponse<String> health = send(HttpRequest.newBuilder(uri("/actuator/health")));
 
     assertThat(health.statusCode()).isEqualTo(200);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -58,6 +59,15 @@ class PostgresRedisConnectionTest {
   @Autowired Orders orders;
   @Autowired Coupons coupons;
   @Autowired Snowflake snowflake;
+
+  /**
+   * A new prefix: its first holder waits one lease time (1 s + 1 s) before its first ID, and health
+   * is DOWN until then (waiting for the node's high-water mark).
+   */
+  @BeforeEach
+  void waitForTheFirstLease() {
+    await().atMost(Duration.ofSeconds(20)).until(() -> snowflake.nodeStatus().held());
+  }
 
   private Http http() {
     return new Http(port);
