@@ -106,6 +106,13 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * by 5 s. While the connection is down, Lettuce rejects commands at once instead of
    * queueing them (a queued acquisition sent minutes later would take an id nobody uses) and
    * reconnects by itself, every 20 ms to 1 s.
+   *
+   * On an application's own client (open(RedisClient, …): Spring Data Redis's, for one) the
+   * coordinator opens one connection of its own and closes only that: the client, its resources
+   * and its options stay the application's. Those options may queue commands while disconnected
+   * (Lettuce's default); that is still safe, because every call here is bounded and cancelled
+   * when its bound passes, and Lettuce never writes a command that is done (cancelled) — so a
+   * queued acquisition cannot reach Redis minutes later.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.redis");
 
@@ -119,8 +126,8 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,500}");
 
   private final RedisSettings settings;
-  private final ClientResources resources;
-  private final RedisClient client;
+  private final ClientResources resources; // null: the application's client, not ours to shut down
+  private final RedisClient client; // null: as resources
   private final StatefulRedisConnection<String, String> connection;
   private final RedisAsyncCommands<String, String> redis;
   private final AtomicLong roundTrips = new AtomicLong();
@@ -178,6 +185,31 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
               + causeOf(e, settings));
     }
     RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, resources, client, connection);
+    c.warnAboutDurability();
+    return c;
+  }
+
+  /**
+   * A coordinator on an application's own client: one connection of its own on it, closed by {@link
+   * #close()}; the client is left as it was.
+   *
+   * @param options {@code prefix=NAME&wait=N}, both optional
+   * @throws InvalidSettingException for an unknown or malformed option
+   * @throws NodeIdUnavailableException if Redis cannot be reached
+   */
+  static RedisLeaseCoordinator open(RedisClient client, String options) {
+    if (client == null) {
+      throw new InvalidSettingException("redisClient", null, "a Lettuce RedisClient");
+    }
+    RedisSettings settings = RedisSettings.forClient(options);
+    StatefulRedisConnection<String, String> connection;
+    try {
+      connection = client.connect();
+    } catch (RuntimeException e) {
+      throw new NodeIdUnavailableException(
+          settings.describe() + " cannot be reached: " + e.getMessage() + causeOf(e, settings));
+    }
+    RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, null, null, connection);
     c.warnAboutDurability();
     return c;
   }
@@ -434,7 +466,10 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     return roundTrips.get();
   }
 
-  /** Closes the connection without releasing anything: leases still held expire by themselves. */
+  /**
+   * Closes the connection without releasing anything: leases still held expire by themselves. A
+   * client of this coordinator's own is shut down too; an application's is left open.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -446,7 +481,9 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     } catch (RuntimeException e) {
       // closing anyway
     }
-    shutdown(client, resources);
+    if (client != null) {
+      shutdown(client, resources);
+    }
   }
 
   private static void shutdown(RedisClient client, ClientResources resources) {

@@ -1,5 +1,6 @@
 package io.snowid.redis;
 
+import io.lettuce.core.RedisClient;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinatorProvider;
 import java.time.Duration;
@@ -16,6 +17,28 @@ import java.time.Duration;
 public final class RedisLeaseProvider implements LeaseCoordinatorProvider {
   /** For {@link java.util.ServiceLoader}. */
   public RedisLeaseProvider() {}
+
+  /**
+   * A coordinator on the Redis that an application's own Lettuce client connects to, for an
+   * application that has one already (Spring Data Redis's {@code
+   * LettuceConnectionFactory.getNativeClient()}: the snowid starter's {@code
+   * snowid.node=redis-connection}). It opens one connection of its own on the client and its {@link
+   * LeaseCoordinator#close()} closes that connection only: the client, its resources and its
+   * options stay the caller's. Keys, scripts and guarantees are those of a {@code redis://}
+   * coordinator; lease them with {@link io.snowid.lease.LeaseCoordinators#lease(LeaseCoordinator,
+   * io.snowid.lease.LeaseOptions, io.snowid.Layout, java.util.Map, io.snowid.TimeSource)}, and use
+   * {@link #defaultTtl()} as the default lease time.
+   *
+   * @param client a client made with a {@code RedisURI} (a single server or Sentinel; a cluster
+   *     client is a different type)
+   * @param options the coordinator's own options as a query: {@code prefix=NAME} (default {@code
+   *     snowid}) and {@code wait=N} (0..16), both optional; {@code ""} for neither
+   * @throws io.snowid.InvalidSettingException for a null client, or an unknown or malformed option
+   * @throws io.snowid.node.NodeIdUnavailableException if Redis cannot be reached
+   */
+  public static LeaseCoordinator open(RedisClient client, String options) {
+    return RedisLeaseCoordinator.open(client, options);
+  }
 
   @Override
   public boolean supports(String uri) {

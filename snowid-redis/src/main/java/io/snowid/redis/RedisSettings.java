@@ -63,35 +63,8 @@ record RedisSettings(
     int q = rest.indexOf('?');
     String location = q < 0 ? rest : rest.substring(0, q);
     List<String> secrets = secretsOf(location);
-    String prefix = "snowid";
-    int wait = 0;
-    List<String> passThrough = new ArrayList<>();
-    Set<String> lettuce = Set.copyOf(lettuceOptions());
-    if (q >= 0) {
-      for (String pair : rest.substring(q + 1).split("&", -1)) {
-        if (pair.isEmpty()) {
-          continue;
-        }
-        int eq = pair.indexOf('=');
-        String key = eq < 0 ? pair : pair.substring(0, eq);
-        String value = eq < 0 ? "" : pair.substring(eq + 1);
-        if (key.equals("prefix")) {
-          if (!NAME.matcher(value).matches()) {
-            throw new InvalidSettingException("prefix", value, "1 to 100 of A-Z a-z 0-9 . _ : -");
-          }
-          prefix = value;
-        } else if (key.equals("wait")) {
-          if (!value.matches("[0-9]{1,2}") || Integer.parseInt(value) > 16) {
-            throw new InvalidSettingException("wait", value, "0..16 replicas");
-          }
-          wait = Integer.parseInt(value);
-        } else if (lettuce.contains(key) || key.equals("db")) {
-          passThrough.add(pair);
-        } else {
-          throw new InvalidSettingException("node", scrub(key, secrets), "an option of " + FORM);
-        }
-      }
-    }
+    Options o = options(q < 0 ? "" : rest.substring(q + 1), true, secrets);
+    List<String> passThrough = o.passThrough();
     String lettuceUri =
         scheme
             + "://"
@@ -109,7 +82,63 @@ record RedisSettings(
     if (passThrough.stream().noneMatch(p -> p.startsWith("timeout="))) {
       redisUri.setTimeout(Duration.ofSeconds(5)); // Lettuce's 60 s would bound connecting only
     }
-    return new RedisSettings(redisUri, describe(scheme, redisUri, prefix), prefix, wait, secrets);
+    return new RedisSettings(
+        redisUri, describe(scheme, redisUri, o.prefix()), o.prefix(), o.waitReplicas(), secrets);
+  }
+
+  /** What a coordinator on an application's own client reads: {@code prefix} and {@code wait}. */
+  static final String CLIENT_FORM = "prefix=NAME&wait=0..16 (both optional)";
+
+  /**
+   * The options of a coordinator on an application's own Lettuce client: a query of {@code prefix}
+   * and {@code wait} only (the client says where Redis is and how to connect).
+   *
+   * @throws InvalidSettingException naming an unknown or malformed option
+   */
+  static RedisSettings forClient(String query) {
+    Options o = options(query == null ? "" : query, false, List.of());
+    String describe =
+        "redis (the application's connection"
+            + (o.prefix().equals("snowid") ? "" : ", prefix=" + o.prefix())
+            + ")";
+    return new RedisSettings(null, describe, o.prefix(), o.waitReplicas(), List.of());
+  }
+
+  /** The coordinator's own options of a query, and (for a URI) what passes on to Lettuce. */
+  private record Options(String prefix, int waitReplicas, List<String> passThrough) {}
+
+  private static Options options(String query, boolean uri, List<String> secrets) {
+    String prefix = "snowid";
+    int wait = 0;
+    List<String> passThrough = new ArrayList<>();
+    Set<String> lettuce = Set.copyOf(lettuceOptions());
+    for (String pair : query.split("&", -1)) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      String value = eq < 0 ? "" : pair.substring(eq + 1);
+      if (key.equals("prefix")) {
+        if (!NAME.matcher(value).matches()) {
+          throw new InvalidSettingException("prefix", value, "1 to 100 of A-Z a-z 0-9 . _ : -");
+        }
+        prefix = value;
+      } else if (key.equals("wait")) {
+        if (!value.matches("[0-9]{1,2}") || Integer.parseInt(value) > 16) {
+          throw new InvalidSettingException("wait", value, "0..16 replicas");
+        }
+        wait = Integer.parseInt(value);
+      } else if (uri && (lettuce.contains(key) || key.equals("db"))) {
+        passThrough.add(pair);
+      } else if (uri) {
+        throw new InvalidSettingException("node", scrub(key, secrets), "an option of " + FORM);
+      } else {
+        throw new InvalidSettingException(
+            "node", key, "an option of the application's Redis connection: " + CLIENT_FORM);
+      }
+    }
+    return new Options(prefix, wait, passThrough);
   }
 
   /** The passwords of the URI's userinfo parts ({@code user:password@} or {@code password@}). */

@@ -1,0 +1,55 @@
+package io.snowid.redis;
+
+import io.lettuce.core.RedisClient;
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseTerms;
+import io.snowid.testkit.LeaseCoordinatorContract;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The coordinator on an application's own Lettuce client ({@link RedisLeaseProvider#open(
+ * RedisClient, String)}) passes the contract every coordinator passes, on the real server at
+ * 127.0.0.1:6379 with a key prefix of its own. All coordinators share one client, as the beans of
+ * an application do; a "crash" closes one coordinator's connection, never the client.
+ */
+class RedisClientLeaseCoordinatorTest extends LeaseCoordinatorContract {
+  private static final String PREFIX = TestRedis.uniquePrefix();
+  private static RedisClient client;
+
+  @BeforeAll
+  static void openTheApplicationsClient() throws InterruptedException {
+    client = RedisClient.create(TestRedis.shared().uri());
+    // in service first, as RedisLeaseCoordinatorTest explains
+    try (LeaseCoordinator c = RedisLeaseProvider.open(client, "prefix=" + PREFIX)) {
+      long now = System.currentTimeMillis();
+      Lease first =
+          c.acquire(
+              new AcquireRequest(
+                  "in-service", 1, "first", new LeaseTerms(Duration.ofSeconds(2), now, now)));
+      c.release(first, Long.MIN_VALUE);
+      while (System.currentTimeMillis() <= first.highWaterMillis()) {
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  @Override
+  protected LeaseCoordinator newCoordinator() {
+    return RedisLeaseProvider.open(client, "prefix=" + PREFIX);
+  }
+
+  @Override
+  protected void crash(LeaseCoordinator coordinator) {
+    coordinator.close();
+  }
+
+  @AfterAll
+  static void deleteKeysAndCloseTheClient() {
+    TestRedis.shared().deletePrefix("redis://x?prefix=" + PREFIX);
+    client.shutdown();
+  }
+}

@@ -1,0 +1,104 @@
+package io.snowid.spring.boot;
+
+import io.snowid.ClockPolicy;
+import io.snowid.InvalidSettingException;
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.codec.IdCodec;
+import io.snowid.lease.LeaseOptions;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.validation.Errors;
+
+/**
+ * Checks the {@code snowid.*} properties when they are bound, with the very checks the generator's
+ * builder makes, so that a wrong value fails the start as a binding error: Spring Boot then names
+ * the property, its value and where it was set, and the reason says what is allowed.
+ */
+final class PropertiesCheck {
+  private PropertiesCheck() {}
+
+  static void check(SnowIdProperties p, Errors errors) {
+    if (!p.isEnabled()) {
+      return;
+    }
+    Snowflake.Builder b = Snowflake.builder();
+    Layout layout = null;
+    try {
+      layout = Layout.preset(p.getLayout());
+      b.layout(layout);
+    } catch (InvalidSettingException e) {
+      reject(errors, "layout", "snowid.layout", e);
+    }
+    if (layout != null) {
+      for (Map.Entry<String, Long> f : p.getFields().entrySet()) {
+        try {
+          b.node(f.getKey(), f.getValue() == null ? -1 : f.getValue());
+        } catch (InvalidSettingException e) {
+          reject(errors, "fields", "snowid.fields." + f.getKey(), e);
+        }
+      }
+      if (p.getClock().getPolicy() == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
+        errors.rejectValue(
+            "clock.policy",
+            "snowid.invalid",
+            "snowid.clock.policy = clockback is invalid; allowed: wait or fail, since the layout "
+                + layout
+                + " has no clockback field");
+      }
+    }
+    if (p.getClock().getSource() == null) {
+      errors.rejectValue(
+          "clock.source",
+          "snowid.invalid",
+          "snowid.clock.source is missing; allowed: monotonic, wall-clock");
+    }
+    if (p.getClock().getPolicy() == null) {
+      errors.rejectValue(
+          "clock.policy",
+          "snowid.invalid",
+          "snowid.clock.policy is missing; allowed: wait, fail, clockback");
+    }
+    try {
+      b.maxWait(p.getClock().getMaxWait());
+    } catch (InvalidSettingException e) {
+      reject(errors, "clock.maxWait", "snowid.clock.max-wait", e);
+    }
+    try {
+      b.maxLead(p.getLead());
+    } catch (InvalidSettingException e) {
+      reject(errors, "lead", "snowid.lead", e);
+    }
+    try {
+      IdCodec.named(p.getJson().getFormat());
+    } catch (InvalidSettingException e) {
+      reject(errors, "json.format", "snowid.json.format", e);
+    }
+    try {
+      String spec = NodeSpec.of(p);
+      if (NodeSpec.isLease(spec)) {
+        LeaseOptions.parse(spec, Duration.ofSeconds(10)); // the ttl's default does not matter here
+      }
+    } catch (InvalidSettingException e) {
+      String setting = e.setting();
+      String property =
+          setting.startsWith("snowid.")
+              ? setting.substring("snowid.".length())
+              : NodeSpec.property(setting, p);
+      String field = property.replace("start-wait", "startWait");
+      String label =
+          property.equals("node") && !setting.equals("node")
+              ? "snowid.node option " + setting
+              : "snowid." + property;
+      reject(errors, field, label, e);
+    }
+  }
+
+  private static void reject(
+      Errors errors, String field, String property, InvalidSettingException e) {
+    errors.rejectValue(
+        field,
+        "snowid.invalid",
+        property + " = " + e.value() + " is invalid; allowed: " + e.allowed());
+  }
+}

@@ -1,0 +1,28 @@
+package io.snowid.spring.boot;
+
+import io.snowid.InvalidSettingException;
+import io.snowid.SnowIdException;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Says why the application did not start when snowid could not build its generator: a setting no
+ * one handles, or no node id to be had (a lease coordinator out of reach, every id held).
+ */
+final class SnowIdFailureAnalyzer extends AbstractFailureAnalyzer<SnowIdException> {
+  @Override
+  protected FailureAnalysis analyze(Throwable rootFailure, SnowIdException cause) {
+    String description = "snowid could not start its ID generator: " + cause.getMessage();
+    if (cause instanceof InvalidSettingException s) {
+      return new FailureAnalysis(
+          description,
+          "Correct " + s.setting() + " (now " + s.value() + "); allowed: " + s.allowed() + ".",
+          cause);
+    }
+    return new FailureAnalysis(
+        description,
+        "Make the node source of snowid.node reachable, or choose another one: without a node id"
+            + " no ID can be issued safely, so the application does not start.",
+        cause);
+  }
+}

@@ -1,0 +1,284 @@
+package io.snowid.spring.boot;
+
+import io.snowid.ClockPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * The {@code snowid.*} properties. Every one is checked when it is bound: a wrong value fails the
+ * start with the property's name and its allowed values.
+ */
+@ConfigurationProperties("snowid")
+public class SnowIdProperties implements Validator {
+  /** Whether to configure snowid's generator at all. */
+  private boolean enabled = true;
+
+  /**
+   * The ID layout: a preset (twitter, westid, discord, instagram, sonyflake, js53) or a spec such
+   * as "time=41,datacenter=5,worker=5,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms".
+   */
+  private String layout = "twitter";
+
+  /**
+   * Where the node field values come from: "auto", "static:worker=N[,datacenter=N]", a lease
+   * coordinator URI ("file:DIR", "redis://host:6379", "jdbc:postgresql://…" with snowid-jdbc), or
+   * one of the application's own connections: "datasource" (its DataSource, with snowid-jdbc) or
+   * "redis-connection" (its Spring Data Redis Lettuce connection, with snowid-redis). The
+   * coordinator's own options go in a query ("datasource?table=ids"). Unset: a lease in this host's
+   * lease directory, as SnowId.next() uses.
+   */
+  private String node;
+
+  /**
+   * Node field values fixed here, e.g. snowid.fields.datacenter=1: they become part of the lease
+   * namespace and only the other fields are leased.
+   */
+  private Map<String, Long> fields = new LinkedHashMap<>();
+
+  /** Lease options, for a node source that is a lease coordinator. */
+  private final Lease lease = new Lease();
+
+  /** The time source and what happens when it steps back. */
+  private final Clock clock = new Clock();
+
+  /**
+   * How far ahead of the time source a burst may run before callers wait (IDs may carry a time up
+   * to this much in the future); 0 to 1m.
+   */
+  private Duration lead = Duration.ZERO;
+
+  /** How IDs are written to JSON (snowid-jackson). */
+  private final Json json = new Json();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public String getLayout() {
+    return layout;
+  }
+
+  public void setLayout(String layout) {
+    this.layout = layout;
+  }
+
+  public String getNode() {
+    return node;
+  }
+
+  public void setNode(String node) {
+    this.node = node;
+  }
+
+  public Map<String, Long> getFields() {
+    return fields;
+  }
+
+  public void setFields(Map<String, Long> fields) {
+    this.fields = fields;
+  }
+
+  public Lease getLease() {
+    return lease;
+  }
+
+  public Clock getClock() {
+    return clock;
+  }
+
+  public Duration getLead() {
+    return lead;
+  }
+
+  public void setLead(Duration lead) {
+    this.lead = lead;
+  }
+
+  public Json getJson() {
+    return json;
+  }
+
+  @Override
+  public boolean supports(Class<?> type) {
+    return SnowIdProperties.class.isAssignableFrom(type);
+  }
+
+  @Override
+  public void validate(Object target, Errors errors) {
+    PropertiesCheck.check((SnowIdProperties) target, errors);
+  }
+
+  /** Lease options; each is unset (the coordinator's default) unless given. */
+  public static class Lease {
+    /** IDs are unique within a namespace (with one layout); default "default". */
+    private String namespace;
+
+    /**
+     * How long a lease lives without renewal, 300ms to 1h; default 2s for file:, 10s for network
+     * coordinators.
+     */
+    private Duration ttl;
+
+    /** The largest difference allowed between the coordinator's clock and this one; 0 to 1m. */
+    private Duration skew;
+
+    /** How long a new holder may wait for its clock to pass the high-water mark; 0 to 10m. */
+    private Duration startWait;
+
+    /** How often the lease is renewed; default a third of the ttl, at most half of it. */
+    private Duration renew;
+
+    /** The identity that gets its previous node id back after a restart; default host:main. */
+    private String instance;
+
+    /** The node fields to lease; default every field that is not fixed. */
+    private List<String> fields = new ArrayList<>();
+
+    public String getNamespace() {
+      return namespace;
+    }
+
+    public void setNamespace(String namespace) {
+      this.namespace = namespace;
+    }
+
+    public Duration getTtl() {
+      return ttl;
+    }
+
+    public void setTtl(Duration ttl) {
+      this.ttl = ttl;
+    }
+
+    public Duration getSkew() {
+      return skew;
+    }
+
+    public void setSkew(Duration skew) {
+      this.skew = skew;
+    }
+
+    public Duration getStartWait() {
+      return startWait;
+    }
+
+    public void setStartWait(Duration startWait) {
+      this.startWait = startWait;
+    }
+
+    public Duration getRenew() {
+      return renew;
+    }
+
+    public void setRenew(Duration renew) {
+      this.renew = renew;
+    }
+
+    public String getInstance() {
+      return instance;
+    }
+
+    public void setInstance(String instance) {
+      this.instance = instance;
+    }
+
+    public List<String> getFields() {
+      return fields;
+    }
+
+    public void setFields(List<String> fields) {
+      this.fields = fields;
+    }
+  }
+
+  /** The time source and its clock policy. */
+  public static class Clock {
+    /**
+     * The time source: monotonic (the wall clock read once, then System.nanoTime(): steps back do
+     * not reach the generator) or wall-clock (System.currentTimeMillis() at every read).
+     */
+    private ClockSource source = ClockSource.MONOTONIC;
+
+    /**
+     * What to do when the time source steps back (wall-clock only): wait (up to max-wait), fail
+     * (throw at once) or clockback (count the step in the layout's clockback field).
+     */
+    private ClockPolicy policy = ClockPolicy.WAIT;
+
+    /** The longest step back the wait policy waits out, per call; 0 to 1m. */
+    private Duration maxWait = Duration.ofSeconds(1);
+
+    public ClockSource getSource() {
+      return source;
+    }
+
+    public void setSource(ClockSource source) {
+      this.source = source;
+    }
+
+    public ClockPolicy getPolicy() {
+      return policy;
+    }
+
+    public void setPolicy(ClockPolicy policy) {
+      this.policy = policy;
+    }
+
+    public Duration getMaxWait() {
+      return maxWait;
+    }
+
+    public void setMaxWait(Duration maxWait) {
+      this.maxWait = maxWait;
+    }
+  }
+
+  /** The time sources of {@code snowid.clock.source}. */
+  public enum ClockSource {
+    /** The wall clock read once at start, then advanced by System.nanoTime(). */
+    MONOTONIC,
+    /** System.currentTimeMillis() at every read; its steps back meet the clock policy. */
+    WALL_CLOCK
+  }
+
+  /** JSON (snowid-jackson with Jackson 3 or 2). */
+  public static class Json {
+    /**
+     * The text form of IDs in JSON: decimal, hex, base32, base32check, base36, base62,
+     * base62-legacy or base64url.
+     */
+    private String format = "decimal";
+
+    /**
+     * Whether long properties annotated @SnowflakeId (snowid-hibernate) are written as JSON strings
+     * too, not only those annotated @IdString.
+     */
+    private boolean entityIds = true;
+
+    public String getFormat() {
+      return format;
+    }
+
+    public void setFormat(String format) {
+      this.format = format;
+    }
+
+    public boolean isEntityIds() {
+      return entityIds;
+    }
+
+    public void setEntityIds(boolean entityIds) {
+      this.entityIds = entityIds;
+    }
+  }
+}
