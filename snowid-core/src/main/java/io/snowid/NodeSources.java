@@ -10,7 +10,8 @@ import java.util.Map;
 /** Turns a node source spec ({@code auto}, {@code static:…}, a coordinator URI) into values. */
 final class NodeSources {
   static final String FORMS =
-      "auto, static:worker=N[,datacenter=N…], file:DIR, redis://HOST[:PORT][/DB] (snowid-redis)";
+      "auto, static:worker=N[,datacenter=N…], file:DIR, redis://HOST[:PORT][/DB] (snowid-redis),"
+          + " jdbc:postgresql|mariadb|mysql|h2:… (snowid-jdbc)";
 
   /**
    * Where a generator's node values come from: static values, or a lease.

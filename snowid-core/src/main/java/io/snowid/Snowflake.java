@@ -453,8 +453,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
      * <ul>
      *   <li>{@code auto}: explicit {@link #node} values, then {@link NodeIdChain#standard()};
      *   <li>{@code static:worker=3,datacenter=1}: exactly these values;
-     *   <li>a lease coordinator URI ({@code file:DIR}, {@code redis://…} with snowid-redis): a
-     *       lease that the generator renews and releases on {@link Snowflake#close()}.
+     *   <li>a lease coordinator URI ({@code file:DIR}, {@code redis://…} with snowid-redis, {@code
+     *       jdbc:postgresql://…} with snowid-jdbc): a lease that the generator renews and releases
+     *       on {@link Snowflake#close()}.
      * </ul>
      */
     public Builder nodeSource(String spec) {

@@ -134,7 +134,7 @@ public final class NodeIdChain {
                 + " taken from the low bits of this host's IPv4 address: hosts whose addresses"
                 + " share those bits, and processes on this host, get the same id and issue"
                 + " duplicate IDs. Set snowid.worker-id / SNOWID_WORKER_ID or use a lease"
-                + " coordinator (file:, redis://).");
+                + " coordinator (file:, redis://, jdbc:).");
       }
     }
     List<String> missing = new ArrayList<>();

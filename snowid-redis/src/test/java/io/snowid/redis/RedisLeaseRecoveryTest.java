@@ -14,6 +14,7 @@ import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.node.NodeLease;
+import io.snowid.testkit.HolderJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,15 +147,15 @@ class RedisLeaseRecoveryTest {
     long ttl = 2_000;
     String uri = redis.uri() + "?namespace=outage&ttl=2s";
     redis.putInService(redis.uri() + "?prefix=snowid");
-    List<HolderProcess> holders = new ArrayList<>();
+    List<HolderJvm> holders = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      holders.add(open(HolderProcess.start(uri, dir, "holder-" + i)));
+      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
     }
-    for (HolderProcess h : holders) {
+    for (HolderJvm h : holders) {
       h.await("ready", 0, Duration.ofMinutes(2));
     }
     Thread.sleep(500);
-    int[] before = holders.stream().mapToInt(HolderProcess::lineCount).toArray();
+    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
 
     redis.shutdownNosave();
     long down = System.currentTimeMillis(); // every lease was last renewed before this
@@ -174,7 +175,7 @@ class RedisLeaseRecoveryTest {
     Thread.sleep(300);
 
     List<long[]> all = new ArrayList<>();
-    for (HolderProcess h : holders) {
+    for (HolderJvm h : holders) {
       h.stop();
       all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
     }

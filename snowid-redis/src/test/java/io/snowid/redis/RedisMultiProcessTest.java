@@ -2,6 +2,7 @@ package io.snowid.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.testkit.HolderJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,11 +21,11 @@ class RedisMultiProcessTest {
   @TempDir Path dir;
   private final String uri =
       TestRedis.shared().uri() + "?namespace=fleet&ttl=2s&prefix=" + TestRedis.uniquePrefix();
-  private final List<HolderProcess> holders = new ArrayList<>();
+  private final List<HolderJvm> holders = new ArrayList<>();
 
   @AfterEach
   void cleanUp() {
-    holders.forEach(HolderProcess::close);
+    holders.forEach(HolderJvm::close);
     TestRedis.shared().deletePrefix(uri);
   }
 
@@ -32,10 +33,10 @@ class RedisMultiProcessTest {
   void nextId_eightJvmsOnOneNamespace_distinctNodesAndNoDuplicates() throws Exception {
     TestRedis.shared().putInService(uri);
     for (int i = 0; i < JVMS; i++) {
-      holders.add(HolderProcess.start(uri, dir, "holder-" + i));
+      holders.add(HolderJvm.start(uri, dir, "holder-" + i));
     }
     List<String> nodes = new ArrayList<>();
-    for (HolderProcess h : holders) {
+    for (HolderJvm h : holders) {
       nodes.add(h.await("ready", 0, Duration.ofMinutes(2)).text());
     }
     assertThat(nodes).doesNotHaveDuplicates();
@@ -43,7 +44,7 @@ class RedisMultiProcessTest {
     Thread.sleep(3_000); // all eight issue at once for a while
 
     List<long[]> all = new ArrayList<>();
-    for (HolderProcess h : holders) {
+    for (HolderJvm h : holders) {
       h.stop();
       all.add(h.ids());
     }

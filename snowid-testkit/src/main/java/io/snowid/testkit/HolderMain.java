@@ -1,4 +1,4 @@
-package io.snowid.redis;
+package io.snowid.testkit;
 
 import io.snowid.Snowflake;
 import io.snowid.lease.LeaseLostException;
@@ -9,17 +9,18 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A holder process for the multi-process tests: takes IDs from a generator leased on a Redis URI
- * (args: URI, output file) until its standard input closes, then closes the generator (releasing
- * the lease) and exits 0. Appends the IDs to the file as big-endian longs, and -1 where it was
- * fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS REASON} when it
- * is fenced, {@code resumed NODE} when it issues again.
+ * A holder process for the multi-process tests ({@link HolderJvm}): takes IDs from a generator
+ * leased on a node URI (args: URI, output file) until its standard input closes, then closes the
+ * generator (releasing the lease) and exits 0. Appends the IDs to the file as big-endian longs, and
+ * -1 where it was fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS
+ * REASON (status: DETAIL)} when it is fenced (the detail of the generator's node status says why
+ * the lease was not renewed), {@code resumed NODE} when it issues again.
  */
-public final class RedisHolderMain {
-  private RedisHolderMain() {}
+public final class HolderMain {
+  private HolderMain() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
-    Thread stop = new Thread(RedisHolderMain::awaitEndOfInput, "stdin");
+    Thread stop = new Thread(HolderMain::awaitEndOfInput, "stdin");
     stop.setDaemon(true);
     stop.start();
     try (Snowflake gen = Snowflake.builder().layout("twitter").nodeSource(args[0]).build();
@@ -43,7 +44,14 @@ public final class RedisHolderMain {
           if (!fenced) {
             data.writeLong(-1);
             data.flush();
-            say("fenced " + e.since().toEpochMilli() + " " + e.getMessage());
+            say(
+                "fenced "
+                    + e.since().toEpochMilli()
+                    + " "
+                    + e.getMessage()
+                    + " (status: "
+                    + gen.nodeStatus().detail()
+                    + ")");
             fenced = true;
           }
           Thread.sleep(5);

@@ -1,8 +1,7 @@
-package io.snowid.redis;
+package io.snowid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.snowid.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,17 +13,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link RedisHolderMain} child JVM, started with this test's class path. */
-final class HolderProcess implements AutoCloseable {
+/**
+ * A {@link HolderMain} child JVM, started with this test's class path: a process that takes IDs
+ * through a lease of a node URI, for tests of coordinators with real processes (several holders on
+ * one namespace, a registry that goes away under them).
+ */
+public final class HolderJvm implements AutoCloseable {
   /** A line the child printed, and when (this JVM's clock) it was read. */
-  record Line(String text, long readAtMillis) {}
+  public record Line(String text, long readAtMillis) {}
 
   private final Process process;
   private final Path ids;
   private final Path err;
   private final List<Line> lines = new ArrayList<>();
 
-  private HolderProcess(Process process, Path ids, Path err) {
+  private HolderJvm(Process process, Path ids, Path err) {
     this.process = process;
     this.ids = ids;
     this.err = err;
@@ -49,22 +52,26 @@ final class HolderProcess implements AutoCloseable {
     reader.start();
   }
 
-  static HolderProcess start(String uri, Path dir, String name) throws IOException {
+  /**
+   * Starts a holder of a lease of {@code uri}; its IDs go to {@code dir/NAME.ids}, its standard
+   * error to {@code dir/NAME.err}.
+   */
+  public static HolderJvm start(String uri, Path dir, String name) throws IOException {
     Path ids = dir.resolve(name + ".ids");
     Path err = dir.resolve(name + ".err");
     Process p =
         ChildJvm.of(
-                RedisHolderMain.class,
+                HolderMain.class,
                 List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"),
                 uri,
                 ids.toString())
             .redirectError(err.toFile())
             .start();
-    return new HolderProcess(p, ids, err);
+    return new HolderJvm(p, ids, err);
   }
 
   /** Waits for the first line (printed at or after {@code fromIndex}) that starts with a word. */
-  Line await(String word, int fromIndex, Duration within) throws InterruptedException {
+  public Line await(String word, int fromIndex, Duration within) throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
     synchronized (lines) {
       while (true) {
@@ -83,31 +90,34 @@ final class HolderProcess implements AutoCloseable {
     }
   }
 
-  int lineCount() {
+  /** How many lines it printed so far. */
+  public int lineCount() {
     synchronized (lines) {
       return lines.size();
     }
   }
 
-  List<Line> lines() {
+  /** The lines it printed so far. */
+  public List<Line> lines() {
     synchronized (lines) {
       return List.copyOf(lines);
     }
   }
 
   /** Closes the child's standard input: it releases its lease and exits 0. */
-  void stop() throws IOException, InterruptedException {
+  public void stop() throws IOException, InterruptedException {
     process.getOutputStream().close();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("holder stopped; " + stderr()).isTrue();
     assertThat(process.exitValue()).as(stderr()).isZero();
   }
 
   /** The IDs it wrote, -1 where it was fenced. */
-  long[] ids() throws IOException {
+  public long[] ids() throws IOException {
     return ChildJvm.readIds(ids);
   }
 
-  String stderr() {
+  /** Its standard error so far, for assertion messages. */
+  public String stderr() {
     try {
       return "stderr of " + ids.getFileName() + ":\n" + Files.readString(err);
     } catch (IOException e) {
@@ -115,6 +125,7 @@ final class HolderProcess implements AutoCloseable {
     }
   }
 
+  /** Kills it (SIGKILL), if it still runs. */
   @Override
   public void close() {
     process.destroyForcibly();

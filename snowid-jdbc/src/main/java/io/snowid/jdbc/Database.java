@@ -1,0 +1,426 @@
+package io.snowid.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.snowid.InvalidSettingException;
+import io.snowid.node.NodeIdUnavailableException;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * The database of a lease table: a {@link DataSource} (a HikariCP pool snowid made for a URL, or
+ * the application's own), and bounded calls on it. Every call gets a connection, runs its
+ * statements with a query timeout (the database cancels them itself) and a network timeout a second
+ * longer (for a database that does not answer at all), and turns every failure into a {@link
+ * NodeIdUnavailableException} that names the call and the database, without a password.
+ */
+final class Database implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
+
+  /** The pool snowid makes: one connection kept open, a second one while two calls overlap. */
+  static final int POOL_SIZE = 2;
+
+  /** How long a call may wait for a connection of snowid's pool. */
+  static final long CONNECTION_TIMEOUT_MILLIS = 1_000;
+
+  /** A network timeout is the query timeout plus this: the database's own cancel comes first. */
+  static final long NETWORK_SLACK_MILLIS = 1_000;
+
+  /** Attempts of a transaction that failed only because another ran at the same time. */
+  private static final int ATTEMPTS = 4;
+
+  private static final Executor DIRECT = Runnable::run;
+
+  private final DataSource dataSource;
+  private final HikariDataSource owned; // null when the application's
+  private final JdbcSettings settings;
+  private final AtomicLong statements = new AtomicLong();
+  private volatile boolean networkTimeouts = true;
+  private volatile boolean closed;
+
+  private Database(DataSource dataSource, HikariDataSource owned, JdbcSettings settings) {
+    this.dataSource = dataSource;
+    this.owned = owned;
+    this.settings = settings;
+  }
+
+  /**
+   * Makes a small pool for the URL of {@code settings}.
+   *
+   * @throws InvalidSettingException if no driver on the class path accepts the URL
+   * @throws NodeIdUnavailableException if the database cannot be reached
+   */
+  static Database pool(JdbcSettings settings) {
+    Driver driver = driver(settings);
+    warnAboutUnknownParameters(driver, settings);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.url());
+    config.setDataSourceProperties(settings.properties());
+    config.setPoolName("snowid-lease " + settings.describe());
+    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMinimumIdle(1);
+    config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+    config.setValidationTimeout(500);
+    config.setInitializationFailTimeout(1); // fail at once when the first connection fails
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new NodeIdUnavailableException(
+          settings.dialect()
+              + " at "
+              + settings.describe()
+              + " cannot be reached: "
+              + settings.scrub(messages(e)));
+    }
+    return new Database(pool, pool, settings);
+  }
+
+  /**
+   * An application's DataSource; its database, and with it the dialect, is read from the metadata
+   * of one connection.
+   *
+   * @throws InvalidSettingException if the database is not one snowid has a dialect for
+   * @throws NodeIdUnavailableException if no connection can be had
+   */
+  static Database of(DataSource dataSource, JdbcSettings settings) {
+    String product;
+    String url;
+    try (Connection c = dataSource.getConnection()) {
+      DatabaseMetaData meta = c.getMetaData();
+      product = meta.getDatabaseProductName();
+      url = meta.getURL();
+    } catch (SQLException | RuntimeException e) {
+      throw new NodeIdUnavailableException(
+          "the DataSource "
+              + dataSource.getClass().getName()
+              + " gave no connection: "
+              + settings.scrub(messages(e)));
+    }
+    Dialect dialect = Dialect.ofProduct(product);
+    if (dialect == null) {
+      throw new InvalidSettingException(
+          "dataSource", product, "a DataSource of PostgreSQL, MariaDB, MySQL or H2");
+    }
+    String suffix = settings.describe().substring("DataSource".length());
+    String where = (url == null ? dialect.toString() : JdbcSettings.describeUrl(url)) + suffix;
+    return new Database(dataSource, null, settings.describedAs(where, dialect));
+  }
+
+  private static Driver driver(JdbcSettings settings) {
+    try {
+      return DriverManager.getDriver(settings.url());
+    } catch (SQLException e) {
+      throw new InvalidSettingException(
+          "node",
+          settings.describe(),
+          "a URL that a JDBC driver on the class path accepts; add the driver of your database"
+              + " (org.postgresql:postgresql, org.mariadb.jdbc:mariadb-java-client,"
+              + " com.h2database:h2); jdbc:mysql: needs MySQL Connector/J, or the MariaDB driver"
+              + " with the parameter permitMysqlScheme");
+    }
+  }
+
+  /**
+   * Warns about URL parameters that are neither snowid's nor in the list of properties the driver
+   * reports (a misspelt {@code namepsace=} would otherwise go to the driver unnoticed). Only a
+   * warning: drivers accept more than they list.
+   */
+  private static void warnAboutUnknownParameters(Driver driver, JdbcSettings settings) {
+    if (settings.driverParameters().isEmpty()) {
+      return;
+    }
+    TreeSet<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    try {
+      for (DriverPropertyInfo info :
+          driver.getPropertyInfo(settings.url(), new java.util.Properties())) {
+        known.add(info.name);
+      }
+    } catch (SQLException | RuntimeException e) {
+      return;
+    }
+    if (known.isEmpty()) {
+      return;
+    }
+    for (String key : settings.driverParameters()) {
+      if (!known.contains(key)) {
+        LOG.log(
+            Level.WARNING,
+            "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
+                + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
+                + " passed to the driver",
+            settings.describe(),
+            key,
+            settings.dialect());
+      }
+    }
+  }
+
+  Dialect dialect() {
+    return settings.dialect();
+  }
+
+  JdbcSettings settings() {
+    return settings;
+  }
+
+  String describe() {
+    return settings.describe();
+  }
+
+  /** Statements sent so far, commits and rollbacks included; for tests and measurements. */
+  long statements() {
+    return statements.get();
+  }
+
+  /** The work of one call: statements on one connection. */
+  interface Work<T> {
+    T run(Session session) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} on a connection, as one transaction if {@code transaction} (committed at the
+   * end, rolled back on any failure, tried again when it failed only because another transaction
+   * ran at the same time), else each statement on its own. Every statement may run {@code
+   * boundMillis}, rounded up to whole seconds (JDBC's unit), before the database cancels it.
+   *
+   * @param what the call, for messages: "renewal", "acquisition", …
+   * @throws NodeIdUnavailableException if the database failed, did not answer in time or could not
+   *     be reached; snowid's own exceptions thrown by {@code work} pass through
+   */
+  <T> T call(String what, long boundMillis, boolean transaction, Work<T> work) {
+    if (closed) {
+      throw new NodeIdUnavailableException("the coordinator of " + describe() + " is closed");
+    }
+    int queryTimeout = (int) Math.max(1, (boundMillis + 999) / 1000);
+    long started = System.nanoTime();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return attempt(transaction, queryTimeout, work);
+      } catch (SQLException e) {
+        if (transaction && attempt < ATTEMPTS && Dialect.retryable(e)) {
+          continue;
+        }
+        throw failure(what, e, started, queryTimeout);
+      } catch (RuntimeException e) {
+        if (e instanceof io.snowid.SnowIdException) {
+          throw e;
+        }
+        throw failure(what, e, started, queryTimeout);
+      }
+    }
+  }
+
+  private <T> T attempt(boolean transaction, int queryTimeout, Work<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      int networkTimeout = setNetworkTimeout(c, queryTimeout * 1000L + NETWORK_SLACK_MILLIS);
+      try {
+        Session session = new Session(c, queryTimeout);
+        if (!transaction) {
+          return work.run(session);
+        }
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+          T result = work.run(session);
+          statements.incrementAndGet();
+          c.commit();
+          return result;
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(c);
+          throw e;
+        } finally {
+          if (autoCommit && !c.isClosed()) {
+            c.setAutoCommit(true);
+          }
+        }
+      } finally {
+        if (networkTimeout >= 0 && !c.isClosed()) {
+          c.setNetworkTimeout(DIRECT, networkTimeout);
+        }
+      }
+    }
+  }
+
+  /** Sets a network timeout; the one before, or -1 where the driver has none (embedded H2). */
+  private int setNetworkTimeout(Connection c, long millis) throws SQLException {
+    if (!networkTimeouts) {
+      return -1;
+    }
+    try {
+      int before = c.getNetworkTimeout();
+      c.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, millis));
+      return before;
+    } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
+      networkTimeouts = false;
+      return -1;
+    }
+  }
+
+  private void rollbackQuietly(Connection c) {
+    try {
+      if (!c.isClosed()) {
+        statements.incrementAndGet();
+        c.rollback();
+      }
+    } catch (SQLException e) {
+      // the connection is broken; the pool replaces it
+    }
+  }
+
+  private NodeIdUnavailableException failure(
+      String what, Exception e, long startedNanos, int queryTimeout) {
+    if (e instanceof SQLException sql && Dialect.timedOut(sql)) {
+      return new NodeIdUnavailableException(
+          what + " on " + describe() + " did not answer within " + queryTimeout + " s (cancelled)");
+    }
+    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+    if (took >= queryTimeout * 1000L + NETWORK_SLACK_MILLIS) {
+      return new NodeIdUnavailableException(
+          what
+              + " on "
+              + describe()
+              + " did not answer within "
+              + took
+              + " ms: "
+              + settings.scrub(messages(e)));
+    }
+    if (Thread.interrupted()) {
+      Thread.currentThread().interrupt(); // kept for the caller
+      return new NodeIdUnavailableException(what + " on " + describe() + " was interrupted");
+    }
+    return new NodeIdUnavailableException(
+        what + " on " + describe() + " failed: " + settings.scrub(messages(e)));
+  }
+
+  /** An exception's message and those of its causes that add something, joined by ": ". */
+  static String messages(Throwable e) {
+    List<String> parts = new ArrayList<>();
+    for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m == null || m.isBlank()) {
+        continue;
+      }
+      String line = m.strip().replaceAll("\\s+", " ");
+      if (parts.stream().noneMatch(p -> p.contains(line))) {
+        parts.add(line);
+      }
+    }
+    return parts.isEmpty() ? e.getClass().getSimpleName() : String.join(": ", parts);
+  }
+
+  /** Closes the pool snowid made; an application's DataSource is left alone. */
+  @Override
+  public void close() {
+    closed = true;
+    if (owned != null) {
+      owned.close();
+    }
+  }
+
+  /** The statements of one call, on its connection. */
+  final class Session {
+    private final Connection connection;
+    private final int queryTimeout;
+
+    private Session(Connection connection, int queryTimeout) {
+      this.connection = connection;
+      this.queryTimeout = queryTimeout;
+    }
+
+    /** A row of longs and strings, as a query answered it. */
+    interface RowReader<T> {
+      T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs an UPDATE, INSERT or DDL statement; its row count. */
+    int update(String sql, Object... args) throws SQLException {
+      try (PreparedStatement ps = prepare(sql, Statement.NO_GENERATED_KEYS, args)) {
+        return ps.executeUpdate();
+      }
+    }
+
+    /**
+     * Runs an UPDATE on MariaDB/MySQL that sets {@code LAST_INSERT_ID(expr)}: its row count and the
+     * value of {@code expr}, which the server sends back with the row count (one round trip).
+     *
+     * @return {@code {rows, value}}; value 0 if no row was changed
+     */
+    long[] updateReturningLastInsertId(String sql, Object... args) throws SQLException {
+      try (PreparedStatement ps = prepare(sql, Statement.RETURN_GENERATED_KEYS, args)) {
+        int rows = ps.executeUpdate();
+        long value = 0;
+        try (ResultSet keys = ps.getGeneratedKeys()) {
+          if (keys.next()) {
+            value = keys.getLong(1);
+          }
+        }
+        return new long[] {rows, value};
+      }
+    }
+
+    /** Runs a query; the first row read by {@code reader}, or null if there is none. */
+    <T> T queryOne(String sql, RowReader<T> reader, Object... args) throws SQLException {
+      try (PreparedStatement ps = prepare(sql, Statement.NO_GENERATED_KEYS, args);
+          ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? reader.read(rs) : null;
+      }
+    }
+
+    /** Runs a query; every row read by {@code reader}. */
+    <T> List<T> queryAll(String sql, RowReader<T> reader, Object... args) throws SQLException {
+      List<T> rows = new ArrayList<>();
+      try (PreparedStatement ps = prepare(sql, Statement.NO_GENERATED_KEYS, args);
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(reader.read(rs));
+        }
+      }
+      return rows;
+    }
+
+    private PreparedStatement prepare(String sql, int keys, Object... args) throws SQLException {
+      PreparedStatement ps = connection.prepareStatement(sql, keys);
+      try {
+        ps.setQueryTimeout(queryTimeout);
+        for (int i = 0; i < args.length; i++) {
+          Object a = args[i];
+          if (a instanceof Long l) {
+            ps.setLong(i + 1, l);
+          } else if (a instanceof Integer n) {
+            ps.setLong(i + 1, n);
+          } else {
+            ps.setString(i + 1, (String) a);
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        ps.close();
+        throw e;
+      }
+      statements.incrementAndGet();
+      return ps;
+    }
+  }
+
+  /** A long column that may be NULL. */
+  static Long longOrNull(ResultSet rs, int column) throws SQLException {
+    long v = rs.getLong(column);
+    return rs.wasNull() ? null : v;
+  }
+}

@@ -1,0 +1,261 @@
+package io.snowid.jdbc;
+
+import io.snowid.InvalidSettingException;
+import io.snowid.lease.LeaseOptions;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A JDBC lease URI (or the options for an application's {@code DataSource}), split into what the
+ * driver reads and what the coordinator reads ({@code table}, {@code create}). snowid's lease
+ * options ({@code namespace}, {@code ttl}, …) were removed before (see {@link
+ * LeaseOptions#base()}).
+ *
+ * <p>The driver gets the URL with the query's other parameters as written, except those whose name
+ * contains {@code password}, which it gets as connection properties: so none of snowid's options
+ * reaches the driver, and the URL that the pool may log holds no password.
+ *
+ * @param url the JDBC URL without snowid's options or passwords; null for an application's
+ *     DataSource
+ * @param dialect the database, by the URL's subprotocol; null for a DataSource (read at open)
+ * @param driverParameters the names of the driver's parameters in the query, passwords included
+ * @param driverProperties the password parameters, URL-decoded, as connection properties
+ * @param table the lease table's name, optionally with a schema ({@code leases.snowid_leases})
+ * @param create whether snowid creates the table when it is missing
+ * @param describe the URL without credentials, query or H2 settings: safe for logs and messages
+ * @param secrets what must never appear in a message (passwords of the URL, raw and decoded)
+ */
+record JdbcSettings(
+    String url,
+    Dialect dialect,
+    List<String> driverParameters,
+    Map<String, String> driverProperties,
+    String table,
+    boolean create,
+    String describe,
+    List<String> secrets) {
+  static final String DEFAULT_TABLE = "snowid_leases";
+
+  static final String FORM =
+      "jdbc:postgresql://HOST[:PORT]/DB, jdbc:mariadb://…, jdbc:mysql://… or jdbc:h2:…, with the"
+          + " driver's own parameters and the options table=NAME and create=true|false in the query";
+
+  private static final Pattern TABLE =
+      Pattern.compile("(?:[A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
+  private static final Pattern USERINFO = Pattern.compile("//([^/@?;]*)@");
+  private static final Pattern H2_PASSWORD = Pattern.compile("(?i);\\s*PASSWORD\\s*=\\s*([^;]*)");
+
+  JdbcSettings {
+    driverParameters = List.copyOf(driverParameters);
+    driverProperties = Map.copyOf(driverProperties);
+    secrets = List.copyOf(secrets);
+  }
+
+  /** Whether a URI is one of ours. */
+  static boolean supports(String uri) {
+    return Dialect.ofUrl(uri) != null;
+  }
+
+  /**
+   * Parses a JDBC lease URI (without snowid's lease options).
+   *
+   * @throws InvalidSettingException naming the option or the form, without a password
+   */
+  static JdbcSettings parse(String uri) {
+    Dialect dialect = Dialect.ofUrl(uri);
+    if (dialect == null) {
+      throw new InvalidSettingException("node", "(not a JDBC URL of snowid's)", FORM);
+    }
+    int q = uri.indexOf('?');
+    String location = q < 0 ? uri : uri.substring(0, q);
+    List<String> secrets = new ArrayList<>(secretsOf(location));
+    List<String> names = new ArrayList<>();
+    List<String> inUrl = new ArrayList<>();
+    Map<String, String> passwords = new LinkedHashMap<>();
+    Options own = new Options();
+    if (q >= 0) {
+      for (String pair : uri.substring(q + 1).split("&", -1)) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+        String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (own.read(key, value)) {
+          continue;
+        }
+        names.add(key);
+        if (key.toLowerCase(Locale.ROOT).contains("password")) {
+          if (!value.isEmpty()) {
+            secrets.add(value);
+            secrets.add(decode(value));
+          }
+          passwords.put(key, decode(value));
+        } else {
+          inUrl.add(pair);
+        }
+      }
+    }
+    String url = inUrl.isEmpty() ? location : location + "?" + String.join("&", inUrl);
+    String describe = describeUrl(location) + own.suffix();
+    return new JdbcSettings(
+        url, dialect, names, passwords, own.table, own.create, describe, secrets);
+  }
+
+  /**
+   * The options for an application's DataSource: {@code table=NAME&create=true} (a leading {@code
+   * ?} is allowed; snowid's lease options may be there too and are left to {@link LeaseOptions}).
+   *
+   * @throws InvalidSettingException naming an unknown option or a bad value
+   */
+  static JdbcSettings forDataSource(String options) {
+    String query = options == null ? "" : options.strip();
+    if (query.startsWith("?")) {
+      query = query.substring(1);
+    }
+    // LeaseOptions takes (and checks) its own keys; what it passes through is ours to read.
+    String rest = LeaseOptions.parse("datasource?" + query, Duration.ofSeconds(10)).base();
+    Options own = new Options();
+    int q = rest.indexOf('?');
+    if (q >= 0) {
+      for (String pair : rest.substring(q + 1).split("&", -1)) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String key = eq < 0 ? pair : pair.substring(0, eq);
+        if (!own.read(key, eq < 0 ? "" : pair.substring(eq + 1))) {
+          throw new InvalidSettingException(
+              "options", key, "table=NAME, create=true|false and snowid's lease options");
+        }
+      }
+    }
+    return new JdbcSettings(
+        null,
+        null,
+        List.of(),
+        Map.of(),
+        own.table,
+        own.create,
+        "DataSource" + own.suffix(),
+        List.of());
+  }
+
+  /** The connection properties for the driver: the password parameters of the URL's query. */
+  Properties properties() {
+    Properties p = new Properties();
+    p.putAll(driverProperties);
+    return p;
+  }
+
+  /** This setting with another description (a DataSource's, once its URL is known). */
+  JdbcSettings describedAs(String description, Dialect detected) {
+    return new JdbcSettings(
+        url, detected, driverParameters, driverProperties, table, create, description, secrets);
+  }
+
+  /** A message with every secret of the URL replaced by {@code ***}. */
+  String scrub(String message) {
+    String s = message == null ? "" : message;
+    for (String secret : secrets) {
+      if (!secret.isEmpty()) {
+        s = s.replace(secret, "***");
+      }
+    }
+    return s;
+  }
+
+  /**
+   * A JDBC URL as it may be shown: without its query (credentials and options), its H2 settings
+   * ({@code ;PASSWORD=…}) or the credentials of a {@code //user:password@host} form.
+   */
+  static String describeUrl(String url) {
+    String s = url == null ? "" : url;
+    int q = s.indexOf('?');
+    if (q >= 0) {
+      s = s.substring(0, q);
+    }
+    if (s.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
+      int semi = s.indexOf(';');
+      if (semi >= 0) {
+        s = s.substring(0, semi);
+      }
+    }
+    return USERINFO.matcher(s).replaceAll("//");
+  }
+
+  private static List<String> secretsOf(String location) {
+    List<String> found = new ArrayList<>();
+    Matcher m = USERINFO.matcher(location);
+    while (m.find()) {
+      String userinfo = m.group(1);
+      int colon = userinfo.indexOf(':');
+      if (colon >= 0 && colon + 1 < userinfo.length()) {
+        found.add(userinfo.substring(colon + 1));
+        found.add(decode(userinfo.substring(colon + 1)));
+      }
+    }
+    Matcher h2 = H2_PASSWORD.matcher(location);
+    while (h2.find()) {
+      if (!h2.group(1).isBlank()) {
+        found.add(h2.group(1).strip());
+      }
+    }
+    return found;
+  }
+
+  private static String decode(String s) {
+    try {
+      return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return s; // a stray % is taken as it is, as the drivers do
+    }
+  }
+
+  /** The coordinator's own options. */
+  private static final class Options {
+    String table = DEFAULT_TABLE;
+    boolean create;
+
+    /** Reads an option of ours; false if the key is not one. */
+    boolean read(String key, String value) {
+      switch (key) {
+        case "table" -> {
+          if (!TABLE.matcher(value).matches()) {
+            throw new InvalidSettingException(
+                "table",
+                value,
+                "a table name of letters, digits and _ (not starting with a digit, at most 63),"
+                    + " optionally after a schema name and a dot");
+          }
+          table = value;
+          return true;
+        }
+        case "create" -> {
+          if (!value.equals("true") && !value.equals("false")) {
+            throw new InvalidSettingException("create", value, "true or false");
+          }
+          create = value.equals("true");
+          return true;
+        }
+        default -> {
+          return false;
+        }
+      }
+    }
+
+    /** What a description shows of the options: the table, unless it is the default. */
+    String suffix() {
+      return table.equals(DEFAULT_TABLE) ? "" : "?table=" + table;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package io.snowid.jdbc;
+
+/**
+ * The statements of the lease table {@code table} in one dialect. Parameters are listed with each;
+ * {@code NOW} stands for the dialect's clock ({@link Dialect#now}). See {@link
+ * JdbcLeaseCoordinator} for why they are race-free.
+ */
+final class LeaseSql {
+  /** Every column, in the DDL's order: what {@link #check} selects. */
+  static final String COLUMNS =
+      "namespace, node_id, instance, host, token, expires_at, high_water, prior_high_water,"
+          + " acquired_at, renewed_at";
+
+  final Dialect dialect;
+  final String table;
+
+  /** Selects every column and no row: fails when the table or one of its columns is missing. */
+  final String check;
+
+  /** (namespace) Inserts the namespace's row (node id -1) unless it exists. */
+  final String insertNamespaceRow;
+
+  /** The time of the table's epoch row (its state began). */
+  final String epoch;
+
+  /** (namespace) Locks the namespace's row until the transaction ends; no row if it is missing. */
+  final String lockNamespace;
+
+  /**
+   * (namespace, instance, size - 1, namespace, size - 1, namespace, size - 2, namespace) One row:
+   * NOW; the table's epoch; the free id the instance acquired last; the lowest free id with a row;
+   * the lowest id without a row; the number of live leases. Free: released, or expired by NOW.
+   */
+  final String candidates;
+
+  /**
+   * (instance, host, token, promise, promise, ttl, namespace, node id) Takes an id's row if it is
+   * still free; the previous high-water mark becomes the prior one.
+   */
+  final String claim;
+
+  /**
+   * (namespace, node id, instance, host, token, ttl, high water, prior high water) Takes an id that
+   * has no row yet.
+   */
+  final String insert;
+
+  /** (namespace, node id) What an acquisition answers: NOW, expiry, prior high-water mark. */
+  final String readBack;
+
+  /** What an acquisition answers, as columns of its row. */
+  static final String ACQUIRED = "acquired_at, expires_at, prior_high_water";
+
+  /**
+   * (ttl, promise, promise, namespace, node id, instance, token) Extends a lease and raises its
+   * high-water mark, if it is still this holder's; on MariaDB/MySQL NOW is also the statement's
+   * {@code LAST_INSERT_ID}, which comes back with its row count.
+   */
+  final String renew;
+
+  /** What a renewal answers, as columns of its row. */
+  static final String RENEWED = "renewed_at, expires_at";
+
+  /**
+   * (issued, issued, namespace, node id, instance, token) Ends a lease: the high-water mark becomes
+   * what was issued, never below the prior one.
+   */
+  final String release;
+
+  /**
+   * (namespace, node id, instance, token) Ends a lease whose holder does not know what it issued:
+   * the high-water mark becomes the prior one.
+   */
+  final String releaseKeepingPrior;
+
+  /** (namespace, node id) Who holds an id's row now, and NOW: why a renewal matched nothing. */
+  final String holder;
+
+  /** (namespace) Every id's row of a namespace, with NOW. */
+  final String list;
+
+  /** (namespace, node id) Releases an expired lease, keeping its high-water mark. */
+  final String releaseExpired;
+
+  LeaseSql(Dialect dialect, String table) {
+    this.dialect = dialect;
+    this.table = table;
+    String now = dialect.now;
+    String free = "(token IS NULL OR expires_at <= " + now + ")";
+    check = "SELECT " + COLUMNS + " FROM " + table + " WHERE 1 = 0";
+    insertNamespaceRow = dialect.insertNamespaceRow(table);
+    epoch = "SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1";
+    lockNamespace =
+        "SELECT node_id FROM " + table + " WHERE namespace = ? AND node_id = -1 FOR UPDATE";
+    candidates =
+        "SELECT "
+            + now
+            + ", (SELECT acquired_at FROM "
+            + table
+            + " WHERE namespace = '' AND node_id = -1)"
+            + ", (SELECT node_id FROM "
+            + table
+            + " WHERE namespace = ? AND instance = ? AND node_id BETWEEN 0 AND ? AND "
+            + free
+            + " ORDER BY acquired_at DESC LIMIT 1)"
+            + ", (SELECT MIN(node_id) FROM "
+            + table
+            + " WHERE namespace = ? AND node_id BETWEEN 0 AND ? AND "
+            + free
+            + ")"
+            + ", (SELECT MIN(a.node_id + 1) FROM "
+            + table
+            + " a WHERE a.namespace = ? AND a.node_id BETWEEN -1 AND ? AND NOT EXISTS (SELECT 1 FROM "
+            + table
+            + " b WHERE b.namespace = a.namespace AND b.node_id = a.node_id + 1))"
+            + ", (SELECT COUNT(*) FROM "
+            + table
+            + " WHERE namespace = ? AND node_id >= 0 AND token IS NOT NULL AND expires_at > "
+            + now
+            + ")";
+    // prior_high_water is assigned first: MySQL assigns left to right, so a later assignment would
+    // read the new high_water there (and the old one elsewhere).
+    claim =
+        "UPDATE "
+            + table
+            + " SET instance = ?, host = ?, token = ?, prior_high_water = high_water,"
+            + " high_water = GREATEST(COALESCE(high_water, ?), ?), expires_at = "
+            + now
+            + " + ?, acquired_at = "
+            + now
+            + ", renewed_at = "
+            + now
+            + " WHERE namespace = ? AND node_id = ? AND "
+            + free;
+    insert =
+        "INSERT INTO "
+            + table
+            + " ("
+            + COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, "
+            + now
+            + " + ?, ?, ?, "
+            + now
+            + ", "
+            + now
+            + ")";
+    readBack = "SELECT " + ACQUIRED + " FROM " + table + " WHERE namespace = ? AND node_id = ?";
+    String renewedAt = dialect == Dialect.MARIADB ? "LAST_INSERT_ID(" + now + ")" : now;
+    renew =
+        "UPDATE "
+            + table
+            + " SET expires_at = "
+            + now
+            + " + ?, high_water = GREATEST(COALESCE(high_water, ?), ?), renewed_at = "
+            + renewedAt
+            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
+    release =
+        "UPDATE "
+            + table
+            + " SET token = NULL, expires_at = NULL,"
+            + " high_water = GREATEST(COALESCE(prior_high_water, ?), ?), renewed_at = "
+            + now
+            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
+    releaseKeepingPrior =
+        "UPDATE "
+            + table
+            + " SET token = NULL, expires_at = NULL,"
+            + " high_water = COALESCE(prior_high_water, high_water), renewed_at = "
+            + now
+            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
+    holder =
+        "SELECT instance, host, token, expires_at, "
+            + now
+            + " FROM "
+            + table
+            + " WHERE namespace = ? AND node_id = ?";
+    list =
+        "SELECT node_id, instance, host, token, expires_at, high_water, "
+            + now
+            + " FROM "
+            + table
+            + " WHERE namespace = ? AND node_id >= 0 ORDER BY node_id";
+    releaseExpired =
+        "UPDATE "
+            + table
+            + " SET token = NULL, expires_at = NULL, renewed_at = "
+            + now
+            + " WHERE namespace = ? AND node_id = ? AND token IS NOT NULL AND expires_at <= "
+            + now;
+  }
+}

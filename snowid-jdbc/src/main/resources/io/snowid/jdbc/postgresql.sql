@@ -1,0 +1,18 @@
+-- snowid's lease table for PostgreSQL. One row per node id of a namespace, plus a row per
+-- namespace (node_id -1: acquisitions of the namespace lock it) and the table's epoch row
+-- (namespace '', node_id -1: when its state began). Times are Unix milliseconds: expires_at,
+-- acquired_at and renewed_at by the database's clock; high_water and prior_high_water are ID
+-- times reported by the holders.
+CREATE TABLE IF NOT EXISTS snowid_leases (
+  namespace        VARCHAR(255) NOT NULL,
+  node_id          BIGINT       NOT NULL,
+  instance         VARCHAR(100) NOT NULL,
+  host             VARCHAR(255) NOT NULL,
+  token            VARCHAR(36),
+  expires_at       BIGINT,
+  high_water       BIGINT,
+  prior_high_water BIGINT,
+  acquired_at      BIGINT       NOT NULL,
+  renewed_at       BIGINT       NOT NULL,
+  PRIMARY KEY (namespace, node_id)
+);

@@ -1,0 +1,276 @@
+package io.snowid.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.lease.LeaseLostException;
+import io.snowid.testkit.HolderJvm;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The database going away under running holders: a PostgreSQL of this test's own that is stopped at
+ * once ({@code pg_ctl stop -m immediate}) and started again, and the lease table locked by another
+ * session (on that PostgreSQL, and on the shared MariaDB in a table of the test's own). Holders
+ * stop issuing before their leases could expire, say why, resume once the database is back, and no
+ * ID appears twice.
+ */
+class JdbcLeaseOutageTest {
+  private static final Layout LAYOUT = Layout.twitter();
+  private static final long TTL = 2_000;
+  private static PrivatePostgres postgres;
+
+  @TempDir Path dir;
+  private final String table = TestDatabase.uniqueTable();
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @BeforeAll
+  static void startPostgres() throws Exception {
+    postgres = PrivatePostgres.create();
+  }
+
+  @AfterAll
+  static void stopPostgres() throws Exception {
+    postgres.close();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+    TestDatabase.MARIADB.drop(table);
+  }
+
+  private static long timeOf(long id) {
+    return LAYOUT.decode(id).timestampMillis();
+  }
+
+  /** A table of this test's own on the private PostgreSQL, in service (its epoch an hour ago). */
+  private String privateTable() throws Exception {
+    JdbcLeaseCoordinator.open(postgres.url() + "&table=" + table + "&create=true").close();
+    try (Connection c = java.sql.DriverManager.getConnection(postgres.url());
+        Statement s = c.createStatement()) {
+      s.execute("UPDATE " + table + " SET acquired_at = acquired_at - 3600000");
+    }
+    return postgres.url() + "&table=" + table;
+  }
+
+  /**
+   * Three holder JVMs; PostgreSQL stops at once under them and starts again: each fences before its
+   * lease could have expired and says why, nothing is issued while the database is away, each
+   * resumes once it is back, and no ID appears twice over the whole run.
+   */
+  @Test
+  void nextId_postgresStoppedImmediatelyAndStarted_holdersFenceInTimeAndResumeWithoutDuplicates()
+      throws Exception {
+    String uri = privateTable() + "&namespace=outage&ttl=2s";
+    List<HolderJvm> holders = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
+    }
+    for (HolderJvm h : holders) {
+      h.await("ready", 0, Duration.ofMinutes(2));
+    }
+    Thread.sleep(500);
+    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
+
+    long down = System.currentTimeMillis(); // every lease was last renewed before this
+    postgres.stopImmediately();
+    for (int i = 0; i < holders.size(); i++) {
+      String[] fenced =
+          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
+      assertThat(Long.parseLong(fenced[1])).as("fenced since").isLessThan(down + TTL);
+      assertThat(fenced[2])
+          .contains("not renewed in time")
+          .contains("renewal failed: renewal on jdbc:postgresql://127.0.0.1:" + postgres.port());
+    }
+    long restarted = System.currentTimeMillis();
+    postgres.start();
+    for (int i = 0; i < holders.size(); i++) {
+      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
+    }
+    Thread.sleep(300);
+
+    List<long[]> all = new ArrayList<>();
+    for (HolderJvm h : holders) {
+      h.stop();
+      all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
+    }
+    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    assertThat(merged).doesNotHaveDuplicates();
+    // nothing was issued from the end of the leases until the database was back
+    assertThat(LongStream.of(merged).map(JdbcLeaseOutageTest::timeOf))
+        .noneMatch(t -> t >= down + TTL && t <= restarted);
+    for (long[] ids : all) {
+      assertThat(timeOf(ids[ids.length - 1])).isGreaterThan(restarted);
+    }
+  }
+
+  /**
+   * Another session locks the lease table (an ALTER TABLE, a long maintenance job): renewals wait
+   * until their query timeout cancels them, the holders stop before their leases could expire and
+   * say that the database did not answer, and once the lock is gone they renew and go on, with no
+   * ID issued twice and none while they were fenced.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "mariadb"})
+  void nextId_tableLockedByAnotherSession_holdersFenceInTimeAndResumeAfterIt(String database)
+      throws Exception {
+    boolean pg = database.equals("postgresql");
+    String uri;
+    if (pg) {
+      uri = privateTable();
+    } else {
+      TestDatabase.MARIADB.createInService(table);
+      uri = TestDatabase.MARIADB.uri(table, "");
+    }
+    List<Holder> holders = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      holders.add(open(new Holder(uri + "&namespace=locked&ttl=2s&instance=holder-" + i)));
+    }
+    for (Holder h : holders) {
+      h.awaitIssuing();
+    }
+    Thread.sleep(500);
+
+    Connection locker =
+        open(
+            java.sql.DriverManager.getConnection(pg ? postgres.url() : TestDatabase.MARIADB.url()));
+    Statement lock = locker.createStatement();
+    if (pg) {
+      locker.setAutoCommit(false);
+      lock.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+    } else {
+      lock.execute("LOCK TABLES " + table + " WRITE");
+    }
+    long lockedAt = System.currentTimeMillis(); // the lock was granted before this
+    for (Holder h : holders) {
+      long since = h.awaitFenced();
+      assertThat(since).as("fenced since").isLessThan(lockedAt + TTL);
+      assertThat(h.gen.nodeStatus().held()).isFalse();
+      // the deadline may come before the blocked renewal's timeout: then the reason follows
+      assertThat(h.awaitDetail("did not answer within"))
+          .contains("not renewed in time: renewal failed: renewal on ");
+    }
+    long unlockedAt = System.currentTimeMillis(); // no renewal succeeded before this
+    if (pg) {
+      locker.rollback();
+    } else {
+      lock.execute("UNLOCK TABLES");
+    }
+    for (Holder h : holders) {
+      h.awaitIssuingAfter(unlockedAt);
+    }
+
+    List<Long> all = new ArrayList<>();
+    for (Holder h : holders) {
+      h.close();
+      all.addAll(h.ids);
+    }
+    assertThat(all).doesNotHaveDuplicates();
+    assertThat(all.stream().mapToLong(JdbcLeaseOutageTest::timeOf))
+        .noneMatch(t -> t >= lockedAt + TTL && t <= unlockedAt);
+  }
+
+  private <T extends AutoCloseable> T open(T c) {
+    opened.add(c);
+    return c;
+  }
+
+  /** A generator in this JVM taking IDs on a thread of its own. */
+  private static final class Holder implements AutoCloseable {
+    final Snowflake gen;
+    final ConcurrentLinkedQueue<Long> ids = new ConcurrentLinkedQueue<>();
+    final AtomicLong lastIssuedAt = new AtomicLong();
+    final AtomicLong fencedSince = new AtomicLong(Long.MIN_VALUE);
+    final AtomicBoolean stop = new AtomicBoolean();
+    final Thread thread;
+
+    Holder(String uri) {
+      gen = Snowflake.builder().layout(LAYOUT).nodeSource(uri).build();
+      thread =
+          new Thread(
+              () -> {
+                while (!stop.get()) {
+                  try {
+                    ids.add(gen.nextId());
+                    lastIssuedAt.set(System.currentTimeMillis());
+                  } catch (LeaseLostException e) {
+                    fencedSince.compareAndSet(Long.MIN_VALUE, e.since().toEpochMilli());
+                    sleep(5);
+                  }
+                  sleep(1);
+                }
+              },
+              "holder " + uri);
+      thread.start();
+    }
+
+    void awaitIssuing() throws InterruptedException {
+      awaitIssuingAfter(0);
+    }
+
+    void awaitIssuingAfter(long millis) throws InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      while (lastIssuedAt.get() <= millis) {
+        assertThat(System.nanoTime()).as("issuing again within a minute").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+    }
+
+    /** Waits until it is fenced; when its lease stopped being valid. */
+    long awaitFenced() throws InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      while (fencedSince.get() == Long.MIN_VALUE) {
+        assertThat(System.nanoTime()).as("fenced within a minute").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      return fencedSince.get();
+    }
+
+    /** Waits until its node status says something; the status's detail. */
+    String awaitDetail(String text) throws InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      while (!gen.nodeStatus().detail().contains(text)) {
+        assertThat(System.nanoTime())
+            .as("status says '" + text + "' within a minute: " + gen.nodeStatus().detail())
+            .isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      return gen.nodeStatus().detail();
+    }
+
+    private static void sleep(long millis) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      stop.set(true);
+      thread.join();
+      gen.close();
+    }
+  }
+}

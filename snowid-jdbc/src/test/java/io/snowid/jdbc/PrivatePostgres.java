@@ -1,0 +1,149 @@
+package io.snowid.jdbc;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL server of a test's own, which it may stop and start again: {@code initdb} and {@code
+ * pg_ctl} in a temporary directory, on a free port of 127.0.0.1, trusting local connections. As
+ * root the tools run as the user {@code postgres} (PostgreSQL refuses root). The shared server on
+ * 5432 is never touched.
+ */
+final class PrivatePostgres implements AutoCloseable {
+  private final Path dir;
+  private final Path bin;
+  private final int port;
+  private final boolean asPostgres;
+
+  private PrivatePostgres(Path dir, Path bin, int port, boolean asPostgres) {
+    this.dir = dir;
+    this.bin = bin;
+    this.port = port;
+    this.asPostgres = asPostgres;
+  }
+
+  /** Creates a cluster in a new temporary directory and starts it. */
+  static PrivatePostgres create() throws IOException, InterruptedException {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path dir = Files.createTempDirectory("snowid-pg-");
+    if (root) {
+      UserPrincipalLookupService users = dir.getFileSystem().getUserPrincipalLookupService();
+      Files.setOwner(dir, users.lookupPrincipalByName("postgres"));
+    }
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    PrivatePostgres pg = new PrivatePostgres(dir, binaries(), port, root);
+    pg.run("initdb", "-D", pg.data(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync");
+    pg.start();
+    return pg;
+  }
+
+  /** The directory of initdb and pg_ctl: on the PATH, else the newest under /usr/lib/postgresql. */
+  private static Path binaries() throws IOException {
+    for (String p : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!p.isEmpty() && Files.isExecutable(Paths.get(p, "pg_ctl"))) {
+        return Paths.get(p);
+      }
+    }
+    Path lib = Paths.get("/usr/lib/postgresql");
+    if (Files.isDirectory(lib)) {
+      try (Stream<Path> versions = Files.list(lib)) {
+        Path bin =
+            versions
+                .map(v -> v.resolve("bin"))
+                .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
+                .max(
+                    Comparator.comparing(
+                        b -> Integer.parseInt(b.getParent().getFileName().toString())))
+                .orElse(null);
+        if (bin != null) {
+          return bin;
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "no pg_ctl on the PATH or under /usr/lib/postgresql/*/bin: install PostgreSQL's server"
+            + " (.ci/services.sh does)");
+  }
+
+  private String data() {
+    return dir.resolve("data").toString();
+  }
+
+  int port() {
+    return port;
+  }
+
+  /** The JDBC URL of its database {@code postgres}. */
+  String url() {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
+  }
+
+  /** Starts the server (again, on the same port) and waits until it accepts connections. */
+  void start() throws IOException, InterruptedException {
+    run(
+        "pg_ctl",
+        "-D",
+        data(),
+        "-l",
+        dir.resolve("server.log").toString(),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c fsync=off",
+        "start");
+  }
+
+  /** {@code pg_ctl stop -m immediate}: the server exits at once, as in a crash. */
+  void stopImmediately() throws IOException, InterruptedException {
+    run("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    try {
+      if (Files.exists(dir.resolve("data/postmaster.pid"))) {
+        run("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
+      }
+    } finally {
+      try (Stream<Path> all = Files.walk(dir)) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  private void run(String tool, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    if (asPostgres) {
+      command.addAll(List.of("runuser", "-u", "postgres", "--"));
+    }
+    command.add(bin.resolve(tool).toString());
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed:\n" + out + log());
+    }
+  }
+
+  private String log() throws IOException {
+    Path log = dir.resolve("server.log");
+    return Files.exists(log) ? "\nserver.log:\n" + Files.readString(log) : "";
+  }
+}

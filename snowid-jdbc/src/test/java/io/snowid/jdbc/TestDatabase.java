@@ -1,0 +1,76 @@
+package io.snowid.jdbc;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * The databases of the tests: the shared PostgreSQL (127.0.0.1:5432, database {@code test}) and
+ * MariaDB (127.0.0.1:3306, database {@code test}), never stopped, and an embedded H2 in this JVM.
+ * Every test works in a table of its own ({@link #uniqueTable()}) and drops it afterwards.
+ */
+enum TestDatabase {
+  POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test?user=postgres"),
+  MARIADB("jdbc:mariadb://127.0.0.1:3306/test?user=root"),
+  H2("jdbc:h2:mem:snowid-tests;DB_CLOSE_DELAY=-1");
+
+  private final String url;
+
+  TestDatabase(String url) {
+    this.url = url;
+  }
+
+  /** The JDBC URL, without snowid's options. */
+  String url() {
+    return url;
+  }
+
+  /** A lease URI of a table, with more options ({@code "&namespace=x&ttl=2s"}, or ""). */
+  String uri(String table, String options) {
+    return url + (url.contains("?") ? "&" : "?") + "table=" + table + options;
+  }
+
+  /** The DDL of a lease table, as shipped for this database. */
+  String ddl(String table) {
+    return Dialect.ofUrl(url).ddl(table);
+  }
+
+  static String uniqueTable() {
+    return "snowid_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  }
+
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url);
+  }
+
+  /** Runs statements on a connection of its own. */
+  void execute(String... statements) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Creates a lease table (through the coordinator, with create=true) and puts it in service, as a
+   * table that has been used for an hour: its first holders do not wait one lease time (the tests
+   * of a new table cover that wait).
+   */
+  void createInService(String table) {
+    JdbcLeaseCoordinator.open(uri(table, "&create=true")).close();
+    execute(
+        "UPDATE "
+            + table
+            + " SET acquired_at = acquired_at - 3600000 WHERE namespace = '' AND node_id = -1");
+  }
+
+  void drop(String table) {
+    execute("DROP TABLE IF EXISTS " + table);
+  }
+}
