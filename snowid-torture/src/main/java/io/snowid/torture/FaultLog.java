@@ -11,13 +11,20 @@ import java.util.List;
 
 /**
  * The faults as applied, with times: one line per fault when it was healed (or at once for an
- * instant one), {@code KIND TARGET FROM_MICROS TO_MICROS SLOTS DETAIL}, where SLOTS are the worker
- * slots it affected (comma-separated, or "all").
+ * instant one), {@code KIND TARGET FROM_MICROS TO_MICROS SLOTS MAGNITUDE_MS DETAIL}, where SLOTS
+ * are the worker slots it affected (comma-separated, or "all") and MAGNITUDE the clock step or
+ * network delay.
  */
 final class FaultLog {
   /** An applied fault. */
   record Applied(
-      FaultKind kind, int target, long fromMicros, long toMicros, String slots, String detail) {
+      FaultKind kind,
+      int target,
+      long fromMicros,
+      long toMicros,
+      String slots,
+      long magnitudeMillis,
+      String detail) {
     String line() {
       return kind.label()
           + " "
@@ -29,18 +36,21 @@ final class FaultLog {
           + " "
           + slots
           + " "
+          + magnitudeMillis
+          + " "
           + detail;
     }
 
     static Applied parse(String line) {
-      String[] f = line.split(" ", 6);
+      String[] f = line.split(" ", 7);
       return new Applied(
           FaultKind.named(f[0]),
           Integer.parseInt(f[1]),
           Long.parseLong(f[2]),
           Long.parseLong(f[3]),
           f[4],
-          f.length > 5 ? f[5] : "");
+          Long.parseLong(f[5]),
+          f.length > 6 ? f[6] : "");
     }
 
     boolean affects(int slot) {

@@ -47,6 +47,7 @@ final class FileRegistry implements Registry {
     final long nodeKey;
     String instance = ""; // "" when released or absent
     String token = "";
+    long highWater = Long.MIN_VALUE; // the highest mark seen in the current record
     long since; // the hold's lower bound
     long lastSeenBefore; // the start of the last poll that saw the current record
 
@@ -135,13 +136,16 @@ final class FileRegistry implements Registry {
               e.getKey(), p -> new FileState(nodeKeyOf(p), polls == 0 ? before : lastPollStart));
       String instance = e.getValue()[0];
       String token = e.getValue()[1];
+      long highWater = Long.parseLong(e.getValue()[2]);
       if (s.token.equals(token) && s.instance.equals(instance)) {
         s.lastSeenBefore = before;
+        s.highWater = Math.max(s.highWater, highWater);
         continue;
       }
       if (!s.token.isEmpty()) {
-        holds.add(new Hold(s.instance, s.nodeKey, s.since, after));
+        holds.add(new Hold(s.instance, s.nodeKey, s.since, after, s.highWater));
       }
+      s.highWater = highWater;
       s.since = s.lastSeenBefore;
       s.instance = token.isEmpty() ? "" : instance;
       s.token = token;
@@ -157,8 +161,8 @@ final class FileRegistry implements Registry {
   }
 
   /**
-   * The record's {instance, token} (token "" when released), or null when it cannot be read now
-   * (absent, empty, or a checksum that does not match: a write in progress).
+   * The record's {instance, token, highWater} (token "" when released), or null when it cannot be
+   * read now (absent, empty, or a checksum that does not match: a write in progress).
    */
   static String[] read(Path leaseFile) throws IOException {
     byte[] bytes;
@@ -183,11 +187,18 @@ final class FileRegistry implements Registry {
     if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
       return null;
     }
-    return new String[] {p.getProperty("instance", ""), p.getProperty("token", "")};
+    return new String[] {
+      p.getProperty("instance", ""),
+      p.getProperty("token", ""),
+      p.getProperty("highWater", Long.toString(Long.MIN_VALUE)).trim()
+    };
   }
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
     poller.interrupt();
     try {
@@ -201,11 +212,16 @@ final class FileRegistry implements Registry {
   }
 
   @Override
-  public synchronized List<Hold> holds(Timeline timeline) {
+  public List<Hold> stopAndReadHolds(Timeline timeline) {
+    close();
+    return holds();
+  }
+
+  private synchronized List<Hold> holds() {
     List<Hold> all = new ArrayList<>(holds);
     for (FileState s : files.values()) {
       if (!s.token.isEmpty()) {
-        all.add(new Hold(s.instance, s.nodeKey, s.since, Long.MAX_VALUE));
+        all.add(new Hold(s.instance, s.nodeKey, s.since, Long.MAX_VALUE, s.highWater));
       }
     }
     return all;

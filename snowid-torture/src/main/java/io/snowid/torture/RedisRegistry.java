@@ -155,7 +155,8 @@ final class RedisRegistry implements Registry {
   }
 
   @Override
-  public List<Hold> holds(Timeline timeline) throws IOException {
+  public List<Hold> stopAndReadHolds(Timeline timeline) throws IOException {
+    close(); // Redis writes out its append-only file as it shuts down
     List<Hold> holds = new ArrayList<>();
     for (int g = 0; g <= generation; g++) {
       Path aof = dir.resolve("aof-" + g);
@@ -205,7 +206,8 @@ final class RedisRegistry implements Registry {
               rec[0],
               Long.parseLong(command.get(i)),
               timeline.monoOfWall(expires - ttlMillis),
-              timeline.monoOfWall(expires)));
+              timeline.monoOfWall(expires),
+              rec.length > 3 && !rec[3].equals("-") ? Long.parseLong(rec[3]) : Long.MIN_VALUE));
     }
   }
 

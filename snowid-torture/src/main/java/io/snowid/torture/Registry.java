@@ -27,12 +27,15 @@ interface Registry extends AutoCloseable {
    */
   void restart(long downMillis) throws IOException, InterruptedException;
 
-  /** Stops the registry; afterwards {@link #holds} reads its records. */
+  /**
+   * Stops the registry and returns every hold by its records, in monotonic microseconds (the
+   * workers have stopped).
+   */
+  List<Hold> stopAndReadHolds(Timeline timeline) throws IOException, InterruptedException;
+
+  /** Stops the registry if it still runs (also after a failed run); never throws. */
   @Override
   void close();
-
-  /** Every hold by the registry's records, once closed; in monotonic microseconds. */
-  List<Hold> holds(Timeline timeline) throws IOException;
 
   /** One line on how {@link #holds} knows (for the report). */
   String holdsSource();

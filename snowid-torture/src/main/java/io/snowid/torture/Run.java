@@ -158,11 +158,11 @@ final class Run implements AutoCloseable {
     fleet.close();
     fleet.exits().forEach(e -> note("worker " + e));
     relays.forEach(DelayRelay::close);
-    registry.close();
     timeline.sample();
+    List<Hold> registryHolds = registry.stopAndReadHolds(timeline);
     timeline.save(dir.resolve("timeline.txt"));
     StringBuilder holds = new StringBuilder();
-    for (Hold h : registry.holds(timeline)) {
+    for (Hold h : registryHolds) {
       holds.append(h.line()).append('\n');
     }
     Files.writeString(dir.resolve("holds.txt"), holds);
@@ -187,8 +187,11 @@ final class Run implements AutoCloseable {
       case "file:" -> new FileRegistry(dir.resolve("leases"), leaseOptions);
       case "redis://" ->
           new RedisRegistry(dir.resolve("redis"), bind, options.ttlMillis(), leaseOptions, pids);
-      default ->
-          throw new IOException(options.coordinator() + " is not available in this build yet");
+      case "jdbc:postgresql://" ->
+          new PostgresRegistry(dir.resolve("postgresql"), bind, leaseOptions, pids);
+      case "jdbc:mariadb://" ->
+          new MariaDbRegistry(dir.resolve("mariadb"), bind, leaseOptions, pids);
+      default -> throw new IOException(options.coordinator() + " has no registry");
     };
   }
 
@@ -268,7 +271,9 @@ final class Run implements AutoCloseable {
           detail = "replacement started at offset " + offset[0] + "ms";
         }
       }
-      faultLog.add(new FaultLog.Applied(f.kind(), t, from, Timeline.monoMicros(), slots, detail));
+      faultLog.add(
+          new FaultLog.Applied(
+              f.kind(), t, from, Timeline.monoMicros(), slots, f.magnitudeMillis(), detail));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException | RuntimeException e) {

@@ -52,6 +52,10 @@ public final class Torture {
     } catch (IOException e) {
       System.err.println("torture: " + e.getMessage());
       return 1;
+    } catch (RuntimeException e) {
+      System.err.println("torture: failed");
+      e.printStackTrace();
+      return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       System.err.println("torture: interrupted");

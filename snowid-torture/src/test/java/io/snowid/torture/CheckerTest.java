@@ -49,9 +49,23 @@ class CheckerTest {
     }
   }
 
-  /** A hold by the registry's records, in milliseconds. */
+  /** A hold by the registry's records, in milliseconds, without a high-water mark. */
   private void hold(String instance, long worker, long fromMillis, long toMillis) {
-    holds.add(new Hold(instance, worker, fromMillis * 1000, toMillis * 1000).line());
+    hold(instance, worker, fromMillis, toMillis, Long.MIN_VALUE);
+  }
+
+  private void hold(String instance, long worker, long fromMillis, long toMillis, long mark) {
+    holds.add(new Hold(instance, worker, fromMillis * 1000, toMillis * 1000, mark).line());
+  }
+
+  /** A fault applied to slot 0, in milliseconds. */
+  private void fault(FaultKind kind, long fromMillis, long toMillis, long magnitudeMillis)
+      throws IOException {
+    Files.writeString(
+        dir.resolve("faults.log"),
+        new FaultLog.Applied(kind, 0, fromMillis * 1000, toMillis * 1000, "0", magnitudeMillis, "")
+                .line()
+            + "\n");
   }
 
   private Checker.Report check() throws IOException {
@@ -124,6 +138,48 @@ class CheckerTest {
 
     assertThat(r.notHeld).isEqualTo(1);
     assertThat(r.notHeldExamples).singleElement().asString().contains("w0-0: ID " + id(6000, 3, 0));
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  /**
+   * A worker whose wall clock stepped back 5 s keeps its deadline (by ID time): it may issue after
+   * the registry's expiry, but only IDs at or below the high-water mark the registry recorded.
+   */
+  @Test
+  void check_afterAClockStepBackWithinTheHighWaterMark_countsApartNotAsViolation()
+      throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4500, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isZero();
+    assertThat(r.lateAfterStep).isEqualTo(1);
+    assertThat(r.exitCode()).isZero();
+  }
+
+  @Test
+  void check_afterAClockStepBackBeyondTheHighWaterMark_countsAViolation() throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4700, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.lateAfterStep).isZero();
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_afterTheHoldWithoutAClockStep_countsAViolationWhateverTheMark() throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 9_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4500, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
     assertThat(r.exitCode()).isEqualTo(1);
   }
 

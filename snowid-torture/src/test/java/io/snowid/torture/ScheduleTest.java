@@ -17,6 +17,14 @@ class ScheduleTest {
         .isNotEqualTo(Schedule.plan(8, ALL, 600, 8, 4, 5000));
   }
 
+  /** The seed of TortureShortRunTest makes a schedule with both of its kinds. */
+  @Test
+  void plan_shortRunSeed_killsAndPauses() {
+    assertThat(Schedule.plan(20261123L, List.of(FaultKind.KILL, FaultKind.PAUSE), 25, 4, 0, 2000))
+        .extracting(Fault::kind)
+        .contains(FaultKind.KILL, FaultKind.PAUSE);
+  }
+
   @Test
   void plan_tenMinutes_everyKindOnceAtLeastAndNoOverlapOnATarget() {
     List<Fault> plan = Schedule.plan(11, ALL, 600, 8, 4, 5000);

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The harness end to end, briefly, in the build: four worker JVMs per coordinator for 30 s under
- * process faults (SIGKILL with replacement, SIGSTOP past the lease), every ID checked. The long
- * runs with every fault kind are bench/torture.sh's (RELIABILITY.md).
+ * The harness end to end, briefly, in the build: four worker JVMs per coordinator (each with a
+ * private registry: a lease directory, redis-server, PostgreSQL, MariaDB) for 25 s under process
+ * faults (SIGKILL with replacement, SIGSTOP past the lease), every ID checked. The long runs with
+ * every fault kind are bench/torture.sh's (RELIABILITY.md).
  */
 class TortureShortRunTest {
   /** The schedule's seed; -Dsnowid.seed=N replays another. */
@@ -25,7 +26,7 @@ class TortureShortRunTest {
             "--coordinator",
             coordinator,
             "--seconds",
-            "30",
+            "25",
             "--workers",
             "4",
             "--hosts",
@@ -60,5 +61,15 @@ class TortureShortRunTest {
   @Test
   void run_redisCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
     shortRun("redis://");
+  }
+
+  @Test
+  void run_postgresqlCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
+    shortRun("jdbc:postgresql://");
+  }
+
+  @Test
+  void run_mariadbCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
+    shortRun("jdbc:mariadb://");
   }
 }
