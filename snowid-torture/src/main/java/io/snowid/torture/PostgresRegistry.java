@@ -25,6 +25,15 @@ final class PostgresRegistry extends SqlRegistry {
     this.data = dir.resolve("data");
     if ("root".equals(System.getProperty("user.name"))) {
       ServerProcess.run(List.of("chown", "-R", "postgres", dir.toString()), 30);
+      // user postgres must reach its data directory: a private run directory (a JUnit @TempDir is
+      // 0700) gets o+x, searchable but not listable; / and /tmp have it already
+      for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms =
+            Files.getPosixFilePermissions(p);
+        if (perms.add(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+          Files.setPosixFilePermissions(p, perms);
+        }
+      }
     }
     ServerProcess.Result init =
         asPostgres(

@@ -36,7 +36,7 @@ class TortureShortRunTest {
             "--faults",
             "kill,pause",
             "--budget",
-            "64m",
+            "32m",
             "--seed",
             Long.toString(SEED),
             "--dir",
