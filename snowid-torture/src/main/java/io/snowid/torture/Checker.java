@@ -185,7 +185,7 @@ final class Checker {
     report.workers.add(w);
     int slot = Integer.parseInt(instance.substring(1, instance.indexOf('-')));
     Map<Long, long[][]> held = holds.getOrDefault(instance, Map.of());
-    Map<Long, int[]> cursors = new HashMap<>();
+    HoldCursors cursors = new HoldCursors(holds.getOrDefault(instance, Map.of()));
     long[] last = new long[clockback == null ? 1 : (int) clockback.max() + 1];
     Arrays.fill(last, Long.MIN_VALUE);
     long a = startMicros;
@@ -229,7 +229,7 @@ final class Checker {
             runCount++;
             prevId = id;
             long nodeKey = nodeKey(id);
-            if (!held(held, cursors, nodeKey, a, b)) {
+            if (!cursors.held(nodeKey, a, b)) {
               long idMillis = layout.decode(id).timestampMillis();
               long mark =
                   highWater.getOrDefault(instance, Map.of()).getOrDefault(nodeKey, Long.MIN_VALUE);
@@ -328,18 +328,38 @@ final class Checker {
     return intervals.length > 6 ? sb + ", …" : sb.toString();
   }
 
-  /** Whether a hold of the process on nodeKey meets (a, b], widened by SLACK. */
-  private static boolean held(
-      Map<Long, long[][]> held, Map<Long, int[]> cursors, long nodeKey, long a, long b) {
-    long[][] intervals = held.get(nodeKey);
-    if (intervals == null) {
-      return false;
+  /**
+   * One process's holds per node key, each with a cursor: times only grow within a worker's file,
+   * so a hold passed stays passed. Keeps the last key's (the common case: a run of one key).
+   */
+  private static final class HoldCursors {
+    private final Map<Long, long[][]> held;
+    private final Map<Long, int[]> cursors = new HashMap<>();
+    private long lastKey = Long.MIN_VALUE;
+    private long[][] lastIntervals;
+    private int[] lastCursor;
+
+    HoldCursors(Map<Long, long[][]> held) {
+      this.held = held;
     }
-    int[] c = cursors.computeIfAbsent(nodeKey, k -> new int[1]);
-    while (c[0] < intervals.length && intervals[c[0]][1] < a - SLACK_MICROS) {
-      c[0]++; // times only grow within a file: a passed hold stays passed
+
+    /** Whether a hold on nodeKey meets (a, b], widened by SLACK. */
+    boolean held(long nodeKey, long a, long b) {
+      if (nodeKey != lastKey || lastCursor == null) {
+        lastKey = nodeKey;
+        lastIntervals = held.get(nodeKey);
+        lastCursor = cursors.computeIfAbsent(nodeKey, k -> new int[1]);
+      }
+      long[][] intervals = lastIntervals;
+      if (intervals == null) {
+        return false;
+      }
+      int[] c = lastCursor;
+      while (c[0] < intervals.length && intervals[c[0]][1] < a - SLACK_MICROS) {
+        c[0]++;
+      }
+      return c[0] < intervals.length && intervals[c[0]][0] <= b + SLACK_MICROS;
     }
-    return c[0] < intervals.length && intervals[c[0]][0] <= b + SLACK_MICROS;
   }
 
   /** Merges the runs of each key whose ranges overlap, from disk, and counts equal IDs. */
