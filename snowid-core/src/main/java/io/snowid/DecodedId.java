@@ -144,7 +144,10 @@ public final class DecodedId {
     return sb.append('"');
   }
 
-  /** For example {@code 1541815603606036480 = 2022-08-28T17:16:59.380Z worker=1 sequence=0}. */
+  /**
+   * The ID, its instant and every field by name. For example, in the {@code twitter} layout: {@code
+   * 1541815603606036480 = 2022-06-28T16:07:40.105Z datacenter=11 worker=26 sequence=0}.
+   */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();

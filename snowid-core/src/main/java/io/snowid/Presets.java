@@ -25,10 +25,27 @@ final class Presets {
     // Sonyflake README: 39 bits of 10 ms units since 2014-09-01T00:00:00Z, 8 bits sequence,
     // 16 bits machine id (the sequence sits above the machine).
     SPECS.put("sonyflake", "time=39,sequence=8,machine=16,epoch=2014-09-01T00:00:00Z,unit=10ms");
+    // Sonyflake v2 (github.com/sony/sonyflake, v2/sonyflake.go): the same default bits (39 time in
+    // 10 ms, 8 sequence, 16 machine; toID shifts time by 24 and the sequence by 16), but the
+    // default StartTime is 2025-01-01T00:00:00Z: a v2 ID read as v1 is 10.3 years off.
+    SPECS.put("sonyflake-v2", "time=39,sequence=8,machine=16,epoch=2025-01-01T00:00:00Z,unit=10ms");
     // Baidu uid-generator DefaultUidGenerator: 28 bits of seconds since epochSeconds of
     // 1463673600000 ms ("2016-05-20" at +08:00), 22 bits worker, 13 bits sequence.
     // 2^28 s ran out on 2024-11-20: decode only.
     SPECS.put("baidu", "time=28,worker=22,sequence=13,epoch=1463673600000,unit=1s");
+    // TSID (tsid-creator TsidFactory, its defaults): 42 bits of ms since Tsid.TSID_EPOCH,
+    // 2020-01-01T00:00:00Z, then a 22-bit random component of a 10-bit node (NODE_BITS_1024) and
+    // a 12-bit counter: time << 22 | node << 12 | counter. 64 bits: read unsigned, as discord.
+    SPECS.put("tsid", "time=42,node=10,sequence=12,epoch=2020-01-01T00:00:00Z");
+    // Hazelcast FlakeIdGenerator (FlakeIdGeneratorConfig defaults, FlakeIdGeneratorProxy):
+    // 41 bits of ms since DEFAULT_EPOCH_START 1514764800000 (2018-01-01), 6 sequence, 16 node id,
+    // ((time << 6) | seq) << 16 | node: the sequence sits above the node, as in Sonyflake.
+    SPECS.put("hazelcast", "time=41,sequence=6,node=16,epoch=2018-01-01T00:00:00Z");
+    // yitter IdGenerator (Java IdGeneratorOptions defaults, SnowWorkerM1.CalcId): ms since
+    // BaseTime 1582136402000 shifted by WorkerIdBitLength 6 + SeqBitLength 6, worker << 6 | seq.
+    // The time takes the rest of 63 bits. Its sequences 0..4 are reserved for its clock-back
+    // handling, and its "drift" may issue times ahead of the clock: both decode as they are.
+    SPECS.put("yitter", "time=51,worker=6,sequence=6,epoch=1582136402000");
     // snowid's own: 53 bits, so every ID it will ever issue is exact in a JavaScript number.
     SPECS.put("js53", "time=41,worker=5,sequence=7,epoch=2024-01-01T00:00:00Z");
     // westid's 32-bit QrSceneId: milliseconds modulo 2^21 (a window of about

@@ -10,11 +10,11 @@ import java.util.function.Supplier;
  * <p>The generator is built on first use with the layout named by the system property {@code
  * snowid.layout} or the environment variable {@code SNOWID_LAYOUT} (a preset or a spec; default
  * {@code twitter}), and node values from {@code snowid.node} / {@code SNOWID_NODE} (see {@link
- * Snowflake.Builder#nodeSource}; default: the {@code worker} field leased from this host's lease
- * directory {@link LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share it,
- * the other node fields from {@link io.snowid.node.NodeIdChain#standard()}). {@link #nextJs53()}
- * has a second generator of its own, on the {@code js53} layout, built on its first use the same
- * way.
+ * Snowflake.Builder#nodeSource}; default: a lease from this host's lease directory {@link
+ * LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share node values, the other
+ * fields as {@link io.snowid.node.LocalLeasePlan} decides from what the host is — inside Kubernetes
+ * without a StatefulSet ordinal it refuses). {@link #nextJs53()} has a second generator of its own,
+ * on the {@code js53} layout, built on its first use the same way.
  *
  * <p><b>Initialisation and retry.</b> Each generator is built at most once per JVM: concurrent
  * first calls wait for one build and all get its result. If the build fails (an unknown layout, a

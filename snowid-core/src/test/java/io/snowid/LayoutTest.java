@@ -162,6 +162,62 @@ class LayoutTest {
         .isEqualTo(Instant.parse("2014-09-01T00:00:10Z"));
   }
 
+  // Sonyflake v2 (v2/sonyflake.go): toID = elapsed << 24 | sequence << 16 | machine, elapsed in
+  // 10 ms since the default StartTime 2025-01-01T00:00:00Z (issue 11, item 6).
+  @Test
+  void preset_sonyflakeV2_isTheV2DefaultLayout() {
+    Layout v2 = Layout.preset("sonyflake-v2");
+    long t = Instant.parse("2025-06-01T12:00:00.123Z").toEpochMilli();
+    long elapsed = t / 10 - Instant.parse("2025-01-01T00:00:00Z").toEpochMilli() / 10;
+    long id = elapsed << 24 | 200L << 16 | 0xC0A8;
+
+    DecodedId d = v2.decode(id);
+    assertThat(d.instant()).isEqualTo(Instant.parse("2025-06-01T12:00:00.120Z"));
+    assertThat(d.sequence()).isEqualTo(200);
+    assertThat(d.field("machine")).isEqualTo(0xC0A8);
+    assertThat(v2.compose(elapsed, 200, 0xC0A8)).isEqualTo(id);
+    assertThat(v2.unit()).isEqualTo(Duration.ofMillis(10));
+    // What the issue saw: a v2 ID read with the v1 preset is 10.3 years early.
+    assertThat(Layout.preset("sonyflake").decode(id).instant())
+        .isEqualTo(Instant.parse("2014-09-01T00:00:00Z").plusMillis(elapsed * 10));
+  }
+
+  // tsid-creator TsidFactory: time << 22 | node << 12 | counter, ms since 2020-01-01, node bits 10.
+  // Its README's example long 38352658567418872.
+  @Test
+  void preset_tsid_decodesTheReadmeExampleByItsShifts() {
+    long id = 38352658567418872L;
+    DecodedId d = Layout.preset("tsid").decode(id);
+    assertThat(d.timestampMillis()).isEqualTo(1577836800000L + (id >>> 22));
+    assertThat(d.instant()).isEqualTo(Instant.parse("2020-04-15T19:59:46.360Z"));
+    assertThat(d.field("node")).isEqualTo((id >>> 12) & 1023);
+    assertThat(d.sequence()).isEqualTo(id & 4095);
+    assertThat(Layout.preset("tsid").totalBits()).isEqualTo(64);
+  }
+
+  // Hazelcast FlakeIdGeneratorProxy.newIdBaseLocal: ((now - epochStart) << 6 | seq) << 16 | node.
+  @Test
+  void preset_hazelcast_putsTheSequenceAboveTheNode() {
+    long now = Instant.parse("2024-03-01T00:00:00Z").toEpochMilli() - 1514764800000L;
+    long id = ((now << 6) | 63) << 16 | 40_000;
+    DecodedId d = Layout.preset("hazelcast").decode(id);
+    assertThat(d.instant()).isEqualTo(Instant.parse("2024-03-01T00:00:00Z"));
+    assertThat(d.sequence()).isEqualTo(63);
+    assertThat(d.field("node")).isEqualTo(40_000);
+  }
+
+  // yitter SnowWorkerM1.CalcId: (tick << 12) + (workerId << 6) + seq, tick in ms since BaseTime
+  // 1582136402000, with the default WorkerIdBitLength and SeqBitLength of 6.
+  @Test
+  void preset_yitter_matchesItsDefaultShifts() {
+    long tick = Instant.parse("2024-03-01T00:00:00Z").toEpochMilli() - 1582136402000L;
+    long id = (tick << 12) + (63L << 6) + 5;
+    DecodedId d = Layout.preset("yitter").decode(id);
+    assertThat(d.instant()).isEqualTo(Instant.parse("2024-03-01T00:00:00Z"));
+    assertThat(d.field("worker")).isEqualTo(63);
+    assertThat(d.sequence()).isEqualTo(5);
+  }
+
   // westid README: (timestamp << 22) | (machine << 12) | sequence.
   @Test
   void compose_westid_matchesPublishedShifts() {

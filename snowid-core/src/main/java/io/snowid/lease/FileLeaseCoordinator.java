@@ -49,6 +49,12 @@ import java.util.concurrent.locks.LockSupport;
  * renewal interval, and a newcomer's one-lease-time wait covers that interval. A record damaged
  * under a holder that still holds its lock is rewritten and the lease carries on.
  *
+ * <p>Several users of one host share a directory (see LeaseDirectory): a lease file is opened only
+ * when it belongs to this user or root, so a record another user wrote (or forged) never decides
+ * whether an id is free. Another user's lease files count as held by that user; their records are
+ * read, for the namespace's high-water marks only. Each user keeps the namespace's longest lease
+ * time in a file of its own, and every such file is read.
+ *
  * <p>The coordinator has no clock of its own: it records the holder's.
  */
 final class FileLeaseCoordinator implements LeaseCoordinator {
@@ -152,6 +158,14 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       highWater = Math.max(highWater, r.highWater());
       ttlMillis = Math.max(ttlMillis, r.ttlMillis());
     }
+
+    /**
+     * Another user's record: its high-water mark only makes a newcomer wait longer, whatever that
+     * user wrote; its lease time comes from that user's own longest-ttl file.
+     */
+    void sawHighWater(LeaseRecord r) {
+      highWater = Math.max(highWater, r.highWater());
+    }
   }
 
   @Override
@@ -193,8 +207,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         }
       }
       if (best == null) {
-        throw new NodeIdUnavailableException(
-            "all " + size + " node ids of namespace " + namespace + " in " + dir + " are held");
+        throw new NodeIdsExhaustedException(namespace, size, "in " + dir);
       }
       Candidate taken = best;
       best = null;
@@ -223,51 +236,108 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     return ids;
   }
 
-  /** The namespace's record of the longest lease time any holder used: survives a lost record. */
+  /**
+   * The namespace's record of the longest lease time any holder used: survives a lost record. One
+   * file per user of a shared directory: {@code longest-ttl} for the first that could write it,
+   * {@code longest-ttl.<uid>} for the others.
+   */
   private static final String LONGEST_TTL = "longest-ttl";
 
   /**
-   * Raises the namespace's longest lease time to {@code ttlMillis} and returns it. A holder whose
-   * own record is deleted can still issue for its lease time; a newcomer that finds no record waits
-   * the longest any holder of the namespace used, not only its own. The file is locked while it is
+   * Raises this user's record of the namespace's longest lease time to {@code ttlMillis} and
+   * returns the longest of every user's record. A holder whose own record is deleted can still
+   * issue for its lease time; a newcomer that finds no record waits the longest any holder of the
+   * namespace used, not only its own. A user writes only a file it owns, so no other user can lower
+   * what it recorded; another's file can only lengthen a wait. The own file is locked while it is
    * read and written (it is never a lease file, so closing it drops no lease lock).
    */
   private static long raiseLongestTtl(Path nsDir, long ttlMillis) throws IOException {
-    Path path = nsDir.resolve(LONGEST_TTL);
+    Path shared = nsDir.resolve(LONGEST_TTL);
+    Path mine = nsDir.resolve(LONGEST_TTL + "." + LeaseDirectory.CurrentUser.uid());
     // One JVM serializes itself (the OS lock is per process); another copy of snowid in this JVM
-    // shows as an overlapping lock and is waited out.
+    // shows as an overlapping lock and is waited out. The files read here but not locked belong
+    // to other users, whose files no process of this user locks: closing them drops no lock.
     synchronized (FileLeaseCoordinator.class) {
-      for (int attempt = 0; ; attempt++) {
-        try (FileChannel ch =
-                FileChannel.open(
-                    path,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.READ,
-                    StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS);
-            FileLock unused = ch.lock()) {
-          return raiseLongestTtl(ch, ttlMillis);
-        } catch (AccessDeniedException e) {
-          return ttlMillis; // another user's namespace folder: its lease files say what they can
-        } catch (OverlappingFileLockException e) {
-          if (attempt >= 1_000) {
-            return ttlMillis;
+      Path own = shared;
+      Long longest = raiseOwnLongestTtl(shared, ttlMillis);
+      if (longest == null) {
+        own = mine;
+        longest = raiseOwnLongestTtl(mine, ttlMillis);
+      }
+      long result = longest == null ? ttlMillis : longest;
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, LONGEST_TTL + "*")) {
+        for (Path f : files) {
+          if (!f.equals(own)) {
+            result = Math.max(result, readLongestTtl(f));
           }
-          LockSupport.parkNanos(1_000_000L);
         }
+      }
+      return result;
+    }
+  }
+
+  /**
+   * Raises the longest lease time in {@code path}, a file this user owns or creates; null if it
+   * belongs to another user (who alone may write it).
+   */
+  private static Long raiseOwnLongestTtl(Path path, long ttlMillis) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      try (FileChannel ch =
+              FileChannel.open(
+                  path,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE,
+                  LinkOption.NOFOLLOW_LINKS);
+          FileLock unused = ch.lock()) {
+        if (!isMine(path)) {
+          return null; // another user's, writable by mistake or planted: not this user's record
+        }
+        return raiseLongestTtl(ch, ttlMillis);
+      } catch (AccessDeniedException e) {
+        return null;
+      } catch (OverlappingFileLockException e) {
+        if (attempt >= 1_000) {
+          return ttlMillis;
+        }
+        LockSupport.parkNanos(1_000_000L);
       }
     }
   }
 
-  private static long raiseLongestTtl(FileChannel ch, long ttlMillis) throws IOException {
+  /** Whether a file belongs to this very user (not merely to root). */
+  private static boolean isMine(Path path) throws IOException {
+    if (!path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+      return true;
+    }
+    return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+        == LeaseDirectory.CurrentUser.uid();
+  }
+
+  /** What a longest-ttl file says; 0 when it is unreadable or damaged. */
+  private static long readLongestTtl(Path f) {
+    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+      return 0;
+    }
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      return parseLongestTtl(ch);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static long parseLongestTtl(FileChannel ch) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(32);
     ch.read(buf, 0);
-    long longest = 0;
     try {
-      longest = Long.parseLong(new String(buf.array(), 0, buf.position(), UTF_8).trim());
+      return Long.parseLong(new String(buf.array(), 0, buf.position(), UTF_8).trim());
     } catch (NumberFormatException e) {
-      // new, or damaged: what it said is lost, as with a deleted record; this ttl starts it again
+      return 0; // new, or damaged: what it said is lost, as with a deleted record
     }
+  }
+
+  private static long raiseLongestTtl(FileChannel ch, long ttlMillis) throws IOException {
+    long longest = parseLongestTtl(ch);
     if (ttlMillis > longest) {
       byte[] text = String.format("%-20d%n", ttlMillis).getBytes(UTF_8);
       ch.write(ByteBuffer.wrap(text), 0);
@@ -293,6 +363,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       return null;
     }
     String key = keyOf(before, path);
+    if (!isOwn(path)) {
+      seeForeign(path, key, view); // another user's: held by that user, whatever it says
+      return null;
+    }
     if (!ProcessFileClaims.claim(key, path.toString())) {
       return null; // held or being probed in this JVM: opening it could drop the lock
     }
@@ -413,6 +487,37 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           ProcessFileClaims.release(key, path.toString());
         }
       }
+    }
+  }
+
+  /** Whether a file belongs to this user or root (always, without POSIX owners). */
+  private static boolean isOwn(Path path) throws IOException {
+    if (!path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+      return true;
+    }
+    int uid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    return uid == 0 || uid == LeaseDirectory.CurrentUser.uid();
+  }
+
+  /**
+   * Reads the record of another user's lease file, read-only, for the namespace's high-water mark
+   * (a newcomer that must wait starts after it). Never locked, so closing it drops no lock of this
+   * process; claimed meanwhile, so no other copy of snowid in this JVM holds it open.
+   */
+  private static void seeForeign(Path path, String key, NamespaceView view) throws IOException {
+    if (!ProcessFileClaims.claim(key, path.toString())) {
+      return;
+    }
+    try (FileChannel ch =
+        FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      LeaseRecord r = read(ch);
+      if (r != null && r.version() <= LeaseRecord.VERSION) {
+        view.sawHighWater(r);
+      }
+    } catch (NoSuchFileException | AccessDeniedException | LeaseRecord.DamagedException e) {
+      // gone, unreadable or damaged: nothing to learn from it
+    } finally {
+      ProcessFileClaims.release(key, path.toString());
     }
   }
 

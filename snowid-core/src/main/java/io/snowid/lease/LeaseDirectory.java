@@ -37,11 +37,24 @@ import java.util.Map;
  *   <li>more than {@value #MAX_LINKS} symbolic links (a loop).
  * </ul>
  *
- * Missing folders are created one at a time, mode {@code 0755}, only below a prefix that passed,
- * and each is checked once created (another process may have created it meanwhile). So nothing is
- * created under a path that is refused. A directory writable by its group is accepted: the group is
- * the operator's choice of who may share it. On a file system without POSIX attributes (Windows)
- * only the rule that the directory must be a directory is checked.
+ * Missing folders are created one at a time, only below a prefix that passed, and each is checked
+ * once created (another process may have created it meanwhile). So nothing is created under a path
+ * that is refused. A directory writable by its group is accepted: the group is the operator's
+ * choice of who may share it. On a file system without POSIX attributes (Windows) only the rule
+ * that the directory must be a directory is checked.
+ *
+ * <p><b>Several users.</b> One lease directory serves every user of a host, so that no two of their
+ * processes share a node id (a directory per user would let them). A lease directory snowid creates
+ * in a sticky, world-writable folder (like {@code /tmp}, where the default is) gets mode {@code
+ * 1777}, as {@code /tmp} itself: every user may create lease files in it, and the sticky bit keeps
+ * them from deleting or renaming each other's. Elsewhere it gets {@code 0755}. Namespace folders
+ * get the sharing of their lease directory: {@code 1777} in a shared one, {@code 2775} in one
+ * writable by its group, else {@code 0755}. Such a shared folder (the lease directory or a
+ * namespace folder that is sticky and world-writable, or a namespace folder writable by the group
+ * of a group-writable lease directory) is accepted whoever owns it; its lease files are used only
+ * when they belong to this user or root (FileLeaseCoordinator). A lease directory or namespace
+ * folder that is not shared, or that this user cannot write to, is refused with the {@code
+ * chmod}/{@code chgrp} that would share it.
  */
 final class LeaseDirectory {
   /*
@@ -54,11 +67,23 @@ final class LeaseDirectory {
    * remove or rename what is not theirs. Once a component passed, only this user, root (or the
    * members of a group-writable folder's group, the operator's choice) can replace it, so the walk
    * is not raced by another user while it checks and creates below it.
+   *
+   * Shared folders (several users of one host, issue 11) are the one exception to "owned by this
+   * user or root": a lease directory or namespace folder that is sticky and world-writable, or a
+   * namespace folder writable by the group of a group-writable lease directory. Their owner can
+   * still rename or delete what is inside; a holder detects that at its next renewal and stops, and
+   * a newcomer waits one lease time before issuing (FileLeaseCoordinator), so what is lost is only
+   * the namespace's history (the longest lease time, the high-water marks), as when the whole
+   * directory is deleted. A directory created beforehand by root (systemd-tmpfiles, install -d)
+   * leaves no user that power.
    */
   static final int MAX_LINKS = 40;
 
   private static final int OTHERS_WRITE = 0002;
+  private static final int GROUP_WRITE = 0020;
   private static final int STICKY = 01000;
+  private static final int SHARED = 01777;
+  private static final int GROUP_SHARED = 02775;
   private static final int TYPE = 0170000;
   private static final int DIRECTORY = 0040000;
   private static final int SYMBOLIC_LINK = 0120000;
@@ -104,6 +129,7 @@ final class LeaseDirectory {
       return namespaceWithoutOwners(dir, ns);
     }
     Walk walk = new Walk(dir);
+    walk.leaseDirectory = walk.stat(dir, Role.DIRECTORY);
     for (int attempt = 1; ; attempt++) {
       Stat s = walk.stat(ns, Role.NAMESPACE);
       if (s != null) {
@@ -127,8 +153,17 @@ final class LeaseDirectory {
     NAMESPACE
   }
 
-  /** The owner and mode of a path, not following a symbolic link. */
-  private record Stat(int uid, int mode) {
+  /** The owner, group and mode of a path, not following a symbolic link. */
+  private record Stat(int uid, int gid, int mode) {
+    /** Sticky and writable by every user, like /tmp: a folder of several users. */
+    boolean isSharedByAll() {
+      return (mode & (STICKY | OTHERS_WRITE)) == (STICKY | OTHERS_WRITE);
+    }
+
+    boolean isGroupWritable() {
+      return (mode & GROUP_WRITE) != 0;
+    }
+
     boolean isDirectory() {
       return (mode & TYPE) == DIRECTORY;
     }
@@ -165,6 +200,12 @@ final class LeaseDirectory {
     /** The real path walked so far: a directory that passed, as did every folder above it. */
     private Path current;
 
+    /** What {@link #current} is. */
+    private Stat currentStat;
+
+    /** The lease directory, when the walk checks a namespace folder inside it. */
+    Stat leaseDirectory;
+
     private int links;
 
     Walk(Path requested) {
@@ -182,11 +223,13 @@ final class LeaseDirectory {
             "give another directory with " + NODE);
       }
       checkDirectory(current, root, role());
+      currentStat = root;
       while (!names.isEmpty()) {
         String name = names.removeFirst();
         if (name.equals("..")) {
           if (current.getParent() != null) {
             current = current.getParent(); // a real path: its parent is the physical one
+            currentStat = stat(current, Role.ABOVE);
           }
           continue;
         }
@@ -226,6 +269,7 @@ final class LeaseDirectory {
         } else if (s.isDirectory()) {
           checkDirectory(next, s, role);
           current = next;
+          currentStat = s;
         } else {
           throw notADirectory(next, s, role);
         }
@@ -267,17 +311,36 @@ final class LeaseDirectory {
       }
       if (target.isAbsolute()) {
         current = target.getRoot(); // checked when the walk began
+        currentStat = stat(current, Role.ABOVE);
       }
       pushFront(target); // a relative target is walked from the link's folder, `current`
     }
 
-    /** Creates a missing folder, mode 0755; its caller then checks it like any existing one. */
+    /**
+     * Creates a missing folder; its caller then checks it like any existing one. Mode {@code 0755},
+     * except that a lease directory in a folder shared by all (like /tmp) is shared by all too
+     * ({@code 1777}), and a namespace folder gets its lease directory's sharing ({@code 1777} or
+     * {@code 2775}). That mode is set after creation, so the umask does not narrow it.
+     */
     void create(Path p, Role role, int attempt) {
       if (attempt > MAX_ATTEMPTS) {
         throw refuse(p, subject(p, role) + " disappeared while it was checked", "try again");
       }
+      int mode = 0;
+      if (role == Role.DIRECTORY && currentStat != null && currentStat.isSharedByAll()) {
+        mode = SHARED;
+      } else if (role == Role.NAMESPACE && leaseDirectory != null) {
+        if (leaseDirectory.isSharedByAll()) {
+          mode = SHARED;
+        } else if (leaseDirectory.isGroupWritable()) {
+          mode = GROUP_SHARED;
+        }
+      }
       try {
         Files.createDirectory(p, MODE_0755);
+        if (mode != 0) {
+          Files.setAttribute(p, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+        }
       } catch (FileAlreadyExistsException e) {
         // created meanwhile by another process: checked like any existing one
       } catch (IOException e) {
@@ -293,8 +356,9 @@ final class LeaseDirectory {
     /** The owner and mode of a path, or null if it does not exist. */
     Stat stat(Path p, Role role) {
       try {
-        Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
-        return new Stat((Integer) a.get("uid"), (Integer) a.get("mode"));
+        Map<String, Object> a =
+            Files.readAttributes(p, "unix:uid,gid,mode", LinkOption.NOFOLLOW_LINKS);
+        return new Stat((Integer) a.get("uid"), (Integer) a.get("gid"), (Integer) a.get("mode"));
       } catch (NoSuchFileException e) {
         return null;
       } catch (IOException e) {
@@ -303,7 +367,8 @@ final class LeaseDirectory {
     }
 
     void checkDirectory(Path p, Stat s, Role role) {
-      if (!trusted(s.uid())) {
+      boolean shared = role != Role.ABOVE && isShared(s, role);
+      if (!trusted(s.uid()) && !shared) {
         throw refuse(
             p,
             subject(p, role)
@@ -314,23 +379,33 @@ final class LeaseDirectory {
                 + ") or root, who could "
                 + (role == Role.ABOVE
                     ? "replace everything below it"
-                    : "delete or replace its lease files"),
+                    : "delete or replace its lease files, and it is not shared by the users of"
+                        + " this host (mode "
+                        + s.permissions()
+                        + ")"),
             switch (role) {
               case DIRECTORY ->
-                  "remove "
+                  "to share it among them, chmod 1777 "
                       + p
-                      + " if you did not create it, or chown "
-                      + me
-                      + " "
-                      + p
-                      + ", or give a directory of your own with "
+                      + " as uid "
+                      + s.uid()
+                      + " or root; else remove it if you did not create it, or give a directory"
+                      + " of your own with "
                       + NODE;
               case ABOVE ->
                   "choose a lease directory whose folders all belong to this user or"
                       + " root, with "
                       + NODE;
               case NAMESPACE ->
-                  "remove " + p + " if you did not create it, or chown " + me + " " + p;
+                  "to share it among them, "
+                      + (leaseDirectory != null
+                              && !leaseDirectory.isSharedByAll()
+                              && leaseDirectory.isGroupWritable()
+                          ? "chgrp " + leaseDirectory.gid() + " " + p + " and chmod 2775 " + p
+                          : "chmod 1777 " + p)
+                      + " as uid "
+                      + s.uid()
+                      + " or root; else remove it if you did not create it";
             });
       }
       if ((s.mode() & OTHERS_WRITE) != 0 && (s.mode() & STICKY) == 0) {
@@ -350,8 +425,47 @@ final class LeaseDirectory {
                     + " for a shared folder like /tmp), or choose a lease directory whose folders"
                     + " all belong to this user or root, with "
                     + NODE
-                : "chmod o-w " + p);
+                : "chmod +t " + p + " to share it among the users of this host, or chmod o-w " + p);
       }
+      if (role != Role.ABOVE && !Files.isWritable(p)) {
+        throw refuse(
+            p,
+            subject(p, role)
+                + " cannot be written by this user (uid "
+                + me
+                + "; it belongs to "
+                + (s.uid() == 0 ? "root" : "uid " + s.uid())
+                + ", group "
+                + s.gid()
+                + ", mode "
+                + s.permissions()
+                + ")",
+            s.uid() == me
+                ? "chmod u+w " + p
+                : "to share it among the users of this host, chmod 1777 "
+                    + p
+                    + " as root; among the members of a group (this user one of them), chgrp GROUP "
+                    + p
+                    + " and chmod 2775 "
+                    + p);
+      }
+    }
+
+    /**
+     * Whether a folder is shared by several users: a lease directory or namespace folder that is
+     * sticky and world-writable, or a namespace folder writable by the group of a group-writable
+     * lease directory.
+     */
+    private boolean isShared(Stat s, Role role) {
+      if (s.isSharedByAll()) {
+        return true;
+      }
+      return role == Role.NAMESPACE
+          && leaseDirectory != null
+          && leaseDirectory.isGroupWritable()
+          && s.isGroupWritable()
+          && s.gid() == leaseDirectory.gid()
+          && (s.mode() & OTHERS_WRITE) == 0;
     }
 
     LeaseDirectoryException notADirectory(Path p, Stat s, Role role) {

@@ -16,7 +16,7 @@ import java.util.StringJoiner;
  * docs/design.md gives (io.snowid.node): explicit → system properties → environment → {@link
  * ServiceLoader} providers → StatefulSet ordinal → IPv4 low bits. The choice is logged (logger
  * {@code io.snowid.node}) with the source of every value and what was tried before it; the IPv4
- * fallback logs a WARN.
+ * fallback logs a WARN, and refuses inside Kubernetes ({@link UnsafeEnvironmentException}).
  */
 public final class NodeIdChain {
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
@@ -29,10 +29,11 @@ public final class NodeIdChain {
 
   /** The standard order, reading this JVM's properties, environment and network. */
   public static NodeIdChain standard() {
-    return standard(System.getenv());
+    return standard(HostEnvironment.system());
   }
 
-  static NodeIdChain standard(Map<String, String> env) {
+  /** The standard order, reading this JVM's system properties and {@code env}. */
+  public static NodeIdChain standard(HostEnvironment env) {
     List<NodeIdSource> list = new ArrayList<>();
     list.add(PropertySource.systemProperties());
     list.add(PropertySource.environment(env));
@@ -40,7 +41,7 @@ public final class NodeIdChain {
       list.add(provided);
     }
     list.add(new StatefulSetSource(env));
-    list.add(Ipv4Source.ofHost());
+    list.add(new Ipv4Source(env));
     return new NodeIdChain(list);
   }
 
@@ -49,8 +50,13 @@ public final class NodeIdChain {
    * then the environment ({@code SNOWID_WORKER_ID}, …). Fields set there are not leased.
    */
   public static NodeIdChain settings() {
+    return settings(HostEnvironment.system());
+  }
+
+  /** {@link #settings()}, with the environment variables of {@code env}. */
+  public static NodeIdChain settings(HostEnvironment env) {
     return new NodeIdChain(
-        List.of(PropertySource.systemProperties(), PropertySource.environment(System.getenv())));
+        List.of(PropertySource.systemProperties(), PropertySource.environment(env)));
   }
 
   /** A chain of exactly these sources, in this order. */
@@ -126,25 +132,23 @@ public final class NodeIdChain {
           origin.put(f.name(), source.lookedAt(f));
         }
       }
-      if (source instanceof Ipv4Source && !found.isEmpty()) {
-        LOG.log(
-            Level.WARNING,
-            "node id "
-                + found
-                + " taken from the low bits of this host's IPv4 address: hosts whose addresses"
-                + " share those bits, and processes on this host, get the same id and issue"
-                + " duplicate IDs. Set snowid.worker-id / SNOWID_WORKER_ID or use a lease"
-                + " coordinator (file:, redis://, jdbc:).");
-      }
     }
     List<String> missing = new ArrayList<>();
+    List<Layout.Field> unset = new ArrayList<>();
     for (Layout.Field f : fields) {
       if (required && !values.containsKey(f.name())) {
         missing.add(f.name() + " (tried: " + tried.get(f.name()) + ")");
+        unset.add(f);
       }
     }
     if (!missing.isEmpty()) {
-      throw new NodeIdUnavailableException("no value for node field(s) " + missing);
+      throw new NodeIdUnavailableException(
+          "no value for node field(s) "
+              + String.join(", ", missing)
+              + "; set "
+              + LocalLeasePlan.settingNames(unset)
+              + ", or lease node ids: snowid.node / SNOWID_NODE = file:DIR (the processes of one"
+              + " host) or redis://… (several hosts)");
     }
     for (Map.Entry<String, Long> e : values.entrySet()) {
       LOG.log(

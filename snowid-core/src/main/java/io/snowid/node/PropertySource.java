@@ -27,8 +27,8 @@ final class PropertySource implements NodeIdSource {
     return new PropertySource("system property", System::getProperty, false);
   }
 
-  static PropertySource environment(Map<String, String> env) {
-    return new PropertySource("environment", env::get, true);
+  static PropertySource environment(HostEnvironment env) {
+    return new PropertySource("environment", env::variable, true);
   }
 
   static String key(Layout.Field field, boolean environment) {

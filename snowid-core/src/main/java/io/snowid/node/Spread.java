@@ -21,6 +21,15 @@ public final class Spread {
     return bits;
   }
 
+  /** The fields' names for messages: {@code datacenter, worker}. */
+  public static String names(List<Layout.Field> fields) {
+    StringBuilder sb = new StringBuilder();
+    for (Layout.Field f : fields) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(f.name());
+    }
+    return sb.toString();
+  }
+
   /** The fields' values for {@code number}, in the fields' order. */
   public static Map<String, Long> over(List<Layout.Field> fields, long number) {
     Map<String, Long> out = new LinkedHashMap<>();

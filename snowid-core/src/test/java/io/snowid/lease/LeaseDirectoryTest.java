@@ -70,11 +70,11 @@ class LeaseDirectoryTest {
             "lease directory "
                 + planted
                 + " refused: it is owned by uid 65534, not by this user (uid 0) or root, who could"
-                + " delete or replace its lease files; remove "
+                + " delete or replace its lease files, and it is not shared by the users of this"
+                + " host (mode 0755); to share it among them, chmod 1777 "
                 + planted
-                + " if you did not create it, or chown 0 "
-                + planted
-                + ", or give a directory of your own with "
+                + " as uid 65534 or root; else remove it if you did not create it, or give a"
+                + " directory of your own with "
                 + NODE);
   }
 
@@ -190,7 +190,9 @@ class LeaseDirectoryTest {
             "lease directory "
                 + open
                 + " refused: it is writable by every user (mode 0777), who could delete or replace"
-                + " its lease files; chmod o-w "
+                + " its lease files; chmod +t "
+                + open
+                + " to share it among the users of this host, or chmod o-w "
                 + open);
   }
 
@@ -375,10 +377,10 @@ class LeaseDirectoryTest {
                   + " refused: its namespace folder "
                   + real.resolve("ns")
                   + " is owned by uid 65534, not by this user (uid 0) or root, who could delete or"
-                  + " replace its lease files; remove "
+                  + " replace its lease files, and it is not shared by the users of this host (mode"
+                  + " 0755); to share it among them, chmod 1777 "
                   + real.resolve("ns")
-                  + " if you did not create it, or chown 0 "
-                  + real.resolve("ns"));
+                  + " as uid 65534 or root; else remove it if you did not create it");
     }
   }
 

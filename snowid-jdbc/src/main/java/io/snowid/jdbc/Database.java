@@ -3,6 +3,7 @@ package io.snowid.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.snowid.InvalidSettingException;
+import io.snowid.SnowIdException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -36,8 +37,12 @@ final class Database implements AutoCloseable {
   /** The pool snowid makes: one connection kept open, a second one while two calls overlap. */
   static final int POOL_SIZE = 2;
 
-  /** How long a call may wait for a connection of snowid's pool. */
-  static final long CONNECTION_TIMEOUT_MILLIS = 1_000;
+  /**
+   * How long a call may wait for a connection of snowid's pool. HikariCP also makes it (plus 0.5 s,
+   * in whole seconds) the JVM's {@link DriverManager#setLoginTimeout login timeout}, so it is not
+   * cut too short for a database on a busy host.
+   */
+  static final long CONNECTION_TIMEOUT_MILLIS = 2_000;
 
   /** A network timeout is the query timeout plus this: the database's own cancel comes first. */
   static final long NETWORK_SLACK_MILLIS = 1_000;
@@ -118,8 +123,8 @@ final class Database implements AutoCloseable {
       throw new InvalidSettingException(
           "dataSource", product, "a DataSource of PostgreSQL, MariaDB, MySQL or H2");
     }
-    String suffix = settings.describe().substring("DataSource".length());
-    String where = (url == null ? dialect.toString() : JdbcSettings.describeUrl(url)) + suffix;
+    String where =
+        (url == null ? dialect.toString() : JdbcSettings.describeUrl(url)) + settings.tableSuffix();
     return new Database(dataSource, null, settings.describedAs(where, dialect));
   }
 
@@ -140,12 +145,23 @@ final class Database implements AutoCloseable {
   /**
    * Warns about URL parameters that are neither snowid's nor in the list of properties the driver
    * reports (a misspelt {@code namepsace=} would otherwise go to the driver unnoticed). Only a
-   * warning: drivers accept more than they list.
+   * warning: drivers accept more than they list (MariaDB's {@code permitMysqlScheme}).
    */
   private static void warnAboutUnknownParameters(Driver driver, JdbcSettings settings) {
-    if (settings.driverParameters().isEmpty()) {
-      return;
+    for (String key : unknownParameters(driver, settings)) {
+      LOG.log(
+          Level.WARNING,
+          "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
+              + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
+              + " passed to the driver",
+          settings.describe(),
+          key,
+          settings.dialect());
     }
+  }
+
+  /** The URL's driver parameters that the driver does not list (none if it lists nothing). */
+  static List<String> unknownParameters(Driver driver, JdbcSettings settings) {
     TreeSet<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     try {
       for (DriverPropertyInfo info :
@@ -153,23 +169,12 @@ final class Database implements AutoCloseable {
         known.add(info.name);
       }
     } catch (SQLException | RuntimeException e) {
-      return;
+      return List.of();
     }
     if (known.isEmpty()) {
-      return;
+      return List.of();
     }
-    for (String key : settings.driverParameters()) {
-      if (!known.contains(key)) {
-        LOG.log(
-            Level.WARNING,
-            "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
-                + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
-                + " passed to the driver",
-            settings.describe(),
-            key,
-            settings.dialect());
-      }
-    }
+    return settings.driverParameters().stream().filter(k -> !known.contains(k)).toList();
   }
 
   Dialect dialect() {
@@ -197,8 +202,9 @@ final class Database implements AutoCloseable {
   /**
    * Runs {@code work} on a connection, as one transaction if {@code transaction} (committed at the
    * end, rolled back on any failure, tried again when it failed only because another transaction
-   * ran at the same time), else each statement on its own. Every statement may run {@code
-   * boundMillis}, rounded up to whole seconds (JDBC's unit), before the database cancels it.
+   * ran at the same time), else each statement on its own. The database cancels a statement that
+   * runs longer than the whole number of seconds (JDBC's unit) below {@code boundMillis}, at least
+   * 1 s; a network timeout one second longer catches a database that does not answer at all.
    *
    * @param what the call, for messages: "renewal", "acquisition", …
    * @throws NodeIdUnavailableException if the database failed, did not answer in time or could not
@@ -208,7 +214,7 @@ final class Database implements AutoCloseable {
     if (closed) {
       throw new NodeIdUnavailableException("the coordinator of " + describe() + " is closed");
     }
-    int queryTimeout = (int) Math.max(1, (boundMillis + 999) / 1000);
+    int queryTimeout = (int) Math.max(1, (boundMillis - 1) / 1000);
     long started = System.nanoTime();
     for (int attempt = 1; ; attempt++) {
       try {
@@ -219,7 +225,7 @@ final class Database implements AutoCloseable {
         }
         throw failure(what, e, started, queryTimeout);
       } catch (RuntimeException e) {
-        if (e instanceof io.snowid.SnowIdException) {
+        if (e instanceof SnowIdException) {
           throw e;
         }
         throw failure(what, e, started, queryTimeout);

@@ -10,6 +10,7 @@ import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -45,7 +46,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    *      cannot fail on a duplicate: INSERT … ON CONFLICT DO NOTHING, INSERT IGNORE, MERGE).
    *   2. One query for the candidates, answered inside the database however many ids there are:
    *      the free id this instance acquired last, the lowest free id with a row, the lowest id
-   *      without a row, with NOW, the epoch and the count of live leases.
+   *      without a row (the first gap, one ordered pass over the namespace's rows), with NOW, the
+   *      epoch and the count of live leases.
    *   3. A conditional UPDATE of the chosen row (still free by NOW?) or an INSERT of a new one (the
    *      primary key refuses a second). A renewal is not serialized with acquisitions: an expired
    *      lease whose holder renews it between 2 and 3 makes the UPDATE change no row; then 2 and 3
@@ -85,13 +87,14 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * free a dead holder's id).
    *
    * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
-   * stays usable): an acquisition ttl/2, a renewal ttl/5 (LeaseHolder's margin), a release a
-   * third of the granted time, each at least 1 s, JDBC's unit. A network timeout one second longer
-   * catches a database that does not answer at all (the connection is then dropped and the pool
-   * replaces it), and snowid's pool waits at most 1 s for a connection. None of this is what fences
-   * the holder: its deadline does, whatever a call does. The bounds keep one call from hanging
-   * past the next attempt, and keep a fleet that is locked out (a long table lock) from piling up
-   * waiting statements in the database.
+   * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),
+   * a release's third of the granted time, in whole seconds (JDBC's unit), at least 1 s: a renewal
+   * of a 10 s lease is cancelled after 1 s, one of a 30 s lease after 5 s. A network timeout one
+   * second longer catches a database that does not answer at all (the connection is then dropped
+   * and the pool replaces it), and snowid's pool waits at most 2 s for a connection. None of this
+   * is what fences the holder: its deadline does, whatever a call does. The bounds keep one call
+   * from hanging past the next attempt, and keep a fleet that is locked out (a long table lock)
+   * from piling up waiting statements in the database.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
 
@@ -247,7 +250,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               namespace,
               size - 1,
               namespace,
-              size - 2,
+              size - 1,
+              size,
               namespace);
       Long id = c.choice();
       if (id == null) {
@@ -344,8 +348,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
         sql.readBack, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs, fresh), namespace, id);
   }
 
-  private static Granted granted(
-      long id, long now, long expiresAt, java.sql.ResultSet rs, boolean fresh) throws SQLException {
+  private static Granted granted(long id, long now, long expiresAt, ResultSet rs, boolean fresh)
+      throws SQLException {
     Long prior = Database.longOrNull(rs, 3);
     return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, fresh);
   }

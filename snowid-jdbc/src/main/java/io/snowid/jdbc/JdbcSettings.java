@@ -106,7 +106,7 @@ record JdbcSettings(
       }
     }
     String url = inUrl.isEmpty() ? location : location + "?" + String.join("&", inUrl);
-    String describe = describeUrl(location) + own.suffix();
+    String describe = describeUrl(location) + tableSuffix(own.table);
     return new JdbcSettings(
         url, dialect, names, passwords, own.table, own.create, describe, secrets);
   }
@@ -146,7 +146,7 @@ record JdbcSettings(
         Map.of(),
         own.table,
         own.create,
-        "DataSource" + own.suffix(),
+        "DataSource" + tableSuffix(own.table),
         List.of());
   }
 
@@ -161,6 +161,15 @@ record JdbcSettings(
   JdbcSettings describedAs(String description, Dialect detected) {
     return new JdbcSettings(
         url, detected, driverParameters, driverProperties, table, create, description, secrets);
+  }
+
+  /** What a description shows of the options: the table, unless it is the default. */
+  String tableSuffix() {
+    return tableSuffix(table);
+  }
+
+  private static String tableSuffix(String table) {
+    return table.equals(DEFAULT_TABLE) ? "" : "?table=" + table;
   }
 
   /** A message with every secret of the URL replaced by {@code ***}. */
@@ -251,11 +260,6 @@ record JdbcSettings(
           return false;
         }
       }
-    }
-
-    /** What a description shows of the options: the table, unless it is the default. */
-    String suffix() {
-      return table.equals(DEFAULT_TABLE) ? "" : "?table=" + table;
     }
   }
 }

@@ -132,6 +132,20 @@ class JdbcLeaseCoordinatorTest {
         .hasMessageContaining("(1024 live leases)");
   }
 
+  /** Ids 0, 1 and 3 held: a newcomer takes 2, the lowest without a row; then 4. */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void acquire_idsWithAGap_takesTheLowestIdWithoutARow(TestDatabase database) {
+    JdbcLeaseCoordinator c = open(database, false);
+    for (int i = 0; i < 4; i++) {
+      c.acquire(request(8, "holder-" + i, 60_000));
+    }
+    db.execute("DELETE FROM " + table + " WHERE namespace = 'ns' AND node_id = 2");
+
+    assertThat(c.acquire(request(8, "a", 60_000)).nodeId()).isEqualTo(2);
+    assertThat(c.acquire(request(8, "b", 60_000)).nodeId()).isEqualTo(4);
+  }
+
   /**
    * Sixteen holders ask for the sixteen ids of a new namespace at the same moment: each gets one of
    * its own, none is retried more than the namespace's first row costs (no deadlock, no storm).

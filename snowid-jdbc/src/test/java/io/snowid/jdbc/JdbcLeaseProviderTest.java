@@ -109,6 +109,17 @@ class JdbcLeaseProviderTest {
     assertThat(h2.scrub("PASSWORD=h2-secret")).doesNotContain("h2-secret");
   }
 
+  /** A misspelt option of snowid's would go to the driver unnoticed: it is warned about. */
+  @Test
+  void unknownParameters_neitherSnowidsNorTheDrivers_areNamed() throws Exception {
+    String url =
+        "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&namepsace=orders&sslmode=disable";
+    JdbcSettings s = JdbcSettings.parse(url);
+
+    assertThat(Database.unknownParameters(java.sql.DriverManager.getDriver(s.url()), s))
+        .containsExactly("namepsace");
+  }
+
   @Test
   void open_wrongPassword_failsWithoutShowingIt() {
     assertThatThrownBy(

@@ -1,6 +1,7 @@
 package io.snowid.jdbc;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,6 +108,13 @@ final class PrivatePostgres implements AutoCloseable {
         "start");
   }
 
+  /** Starts the server unless it runs. */
+  void ensureRunning() throws IOException, InterruptedException {
+    if (!running()) {
+      start();
+    }
+  }
+
   /** {@code pg_ctl stop -m immediate}: the server exits at once, as in a crash. */
   void stopImmediately() throws IOException, InterruptedException {
     run("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
@@ -115,7 +123,7 @@ final class PrivatePostgres implements AutoCloseable {
   @Override
   public void close() throws IOException, InterruptedException {
     try {
-      if (Files.exists(dir.resolve("data/postmaster.pid"))) {
+      if (running()) {
         run("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
       }
     } finally {
@@ -127,19 +135,35 @@ final class PrivatePostgres implements AutoCloseable {
     }
   }
 
+  /** {@code pg_ctl status}: 0 while the server runs, 3 when it does not. */
+  private boolean running() throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder(command("pg_ctl", "-D", data(), "status"))
+            .redirectErrorStream(true)
+            .start();
+    p.getInputStream().transferTo(OutputStream.nullOutputStream());
+    return p.waitFor(1, TimeUnit.MINUTES) && p.exitValue() == 0;
+  }
+
   private void run(String tool, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    if (asPostgres) {
-      command.addAll(List.of("runuser", "-u", "postgres", "--"));
-    }
-    command.add(bin.resolve(tool).toString());
-    command.addAll(List.of(args));
+    List<String> command = command(tool, args);
     Process p =
         new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
       throw new IllegalStateException(String.join(" ", command) + " failed:\n" + out + log());
     }
+  }
+
+  /** A command line for one of PostgreSQL's tools, as the user postgres when this is root. */
+  private List<String> command(String tool, String... args) {
+    List<String> command = new ArrayList<>();
+    if (asPostgres) {
+      command.addAll(List.of("runuser", "-u", "postgres", "--"));
+    }
+    command.add(bin.resolve(tool).toString());
+    command.addAll(List.of(args));
+    return command;
   }
 
   private String log() throws IOException {

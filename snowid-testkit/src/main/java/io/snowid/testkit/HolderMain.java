@@ -13,8 +13,9 @@ import java.io.InputStream;
  * leased on a node URI (args: URI, output file) until its standard input closes, then closes the
  * generator (releasing the lease) and exits 0. Appends the IDs to the file as big-endian longs, and
  * -1 where it was fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS
- * REASON (status: DETAIL)} when it is fenced (the detail of the generator's node status says why
- * the lease was not renewed), {@code resumed NODE} when it issues again.
+ * REASON} when it is fenced, {@code status DETAIL} whenever the detail of its node status changes
+ * while it is fenced (why the lease was not renewed: it may come a moment after the fence), and
+ * {@code resumed NODE} when it issues again.
  */
 public final class HolderMain {
   private HolderMain() {}
@@ -29,6 +30,7 @@ public final class HolderMain {
                 new BufferedOutputStream(new FileOutputStream(args[1]), 1 << 16))) {
       boolean started = false;
       boolean fenced = false;
+      String said = "";
       while (stop.isAlive()) {
         try {
           for (int i = 0; i < 100; i++) {
@@ -44,15 +46,15 @@ public final class HolderMain {
           if (!fenced) {
             data.writeLong(-1);
             data.flush();
-            say(
-                "fenced "
-                    + e.since().toEpochMilli()
-                    + " "
-                    + e.getMessage()
-                    + " (status: "
-                    + gen.nodeStatus().detail()
-                    + ")");
+            say("fenced " + e.since().toEpochMilli() + " " + e.getMessage());
             fenced = true;
+          }
+          // why: the detail may come after the fence (a renewal still waiting when the deadline
+          // passed), and change while fenced
+          String detail = gen.nodeStatus().detail();
+          if (!detail.equals(said)) {
+            say("status " + detail);
+            said = detail;
           }
           Thread.sleep(5);
         }

@@ -1,0 +1,257 @@
+package io.snowid.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
+
+import io.snowid.InvalidSettingException;
+import io.snowid.Layout;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 11: what a one-host lease (file:) does in each environment, decided on a made-up host. Each
+ * branch of the README's table "Node ids by environment" is one test here.
+ */
+class LocalLeasePlanTest {
+  private static final String DIR = "file:/tmp/snowid-leases";
+  private final Layout twitter = Layout.twitter();
+  private final List<Layout.Field> both = twitter.nodeFields();
+  private final Layout.Field worker = twitter.field("worker").orElseThrow();
+  private final Layout.Field datacenter = twitter.field("datacenter").orElseThrow();
+
+  private LocalLeasePlan plan(FakeHost host, List<Layout.Field> unset, boolean directoryGiven) {
+    return LocalLeasePlan.plan(twitter, unset, DIR, directoryGiven, host, List.of());
+  }
+
+  // A laptop or a server: one host, several processes.
+
+  @Test
+  void plan_hostWithIpv4_leasesTheWorkerAndTakesTheDatacenterFromTheAddress() {
+    {
+      LocalLeasePlan p = plan(FakeHost.withAddress("10.0.0.66"), both, false);
+
+      assertThat(p.leased()).containsExactly(worker);
+      assertThat(p.values()).containsExactly(Map.entry("datacenter", 2L)); // 66 & 31
+      assertThat(p.scanned()).isEmpty();
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .isEqualTo(
+              "node datacenter=2, the low 5 bits of this host's IPv4 address 10.0.0.66 (worker"
+                  + " leased from file:/tmp/snowid-leases, so processes on this host never share"
+                  + " one): two hosts whose addresses share those bits issue duplicate IDs. On more"
+                  + " than one host, set snowid.datacenter-id / SNOWID_DATACENTER_ID to a different"
+                  + " value on each, or lease every node field from a network coordinator:"
+                  + " snowid.node / SNOWID_NODE = redis://… (or jdbc:postgresql://…)");
+    }
+  }
+
+  // Item 1: no network.
+
+  @Test
+  void plan_noIpv4_leasesEveryFieldAndSaysWhy() {
+    {
+      LocalLeasePlan p = plan(new FakeHost(), both, false);
+
+      assertThat(p.leased()).containsExactly(worker);
+      assertThat(p.scanned()).containsExactly(datacenter);
+      assertThat(p.values()).isEmpty();
+      assertThat(p.warning().stream().toList()).isEmpty();
+    }
+  }
+
+  @Test
+  void plan_onlyLoopbackAndLinkLocalIpv4_countsAsNoIpv4() {
+    LocalLeasePlan p = plan(FakeHost.withAddress("127.0.0.1", "169.254.3.4"), both, false);
+    assertThat(p.scanned()).containsExactly(datacenter);
+  }
+
+  @Test
+  void plan_ipv6Only_leasesEveryFieldAndWarnsAboutSeveralHosts() {
+    {
+      LocalLeasePlan p = plan(FakeHost.withAddress("2001:db8::7", "fe80::1"), both, false);
+
+      assertThat(p.scanned()).containsExactly(datacenter);
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .startsWith("this host has no IPv4 address, only IPv6: every node field (datacenter,")
+          .contains("set snowid.datacenter-id / SNOWID_DATACENTER_ID to a different value on each")
+          .contains("redis://");
+    }
+  }
+
+  // Item 2: containers.
+
+  @Test
+  void plan_containerWithIpv4AndTheDefaultDirectory_warnsWithTheBirthdayBound() {
+    {
+      LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), both, false);
+
+      assertThat(p.values()).containsExactly(Map.entry("datacenter", 9L));
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .isEqualTo(
+              "running in a container (/.dockerenv exists) with the default lease directory"
+                  + " file:/tmp/snowid-leases, which no other container shares: the first process"
+                  + " of every container leases worker 0, and only datacenter=9, the low 5 bits of"
+                  + " its IPv4 address 172.17.0.9, tells it apart: 2 containers collide with"
+                  + " probability 3.1%, 5 with 28%, 10 with 79% and issue duplicate IDs. Mount one"
+                  + " lease directory into every container of a host and name it (snowid.node /"
+                  + " SNOWID_NODE = file:/shared/dir), give each container its own"
+                  + " snowid.datacenter-id and snowid.worker-id (SNOWID_DATACENTER_ID,"
+                  + " SNOWID_WORKER_ID), or lease node ids from a network coordinator (snowid.node /"
+                  + " SNOWID_NODE = redis://… or jdbc:postgresql://…)");
+    }
+  }
+
+  @Test
+  void plan_containerFoundThroughItsCgroup_warnsNamingIt() {
+    FakeHost host = FakeHost.withAddress("10.8.0.3").file("/proc/1/cgroup", "0::/docker/4f1c\n");
+    {
+      LocalLeasePlan p = plan(host, both, false);
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .startsWith("running in a container (/proc/1/cgroup names docker)");
+    }
+  }
+
+  @Test
+  void plan_containerWithoutNetwork_warnsThatAnyTwoCollide() {
+    {
+      LocalLeasePlan p = plan(new FakeHost().docker(), both, false);
+
+      assertThat(p.scanned()).containsExactly(datacenter);
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .contains("it has no IPv4 address, so nothing tells it apart: any 2 containers collide");
+    }
+  }
+
+  @Test
+  void plan_containerWithDatacenterSetAndTheDefaultDirectory_warnsThatOnlyThatTellsThemApart() {
+    {
+      LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), List.of(worker), false);
+
+      assertThat(p.leased()).containsExactly(worker);
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .contains("nothing but the node values set for it tells a container apart")
+          .contains("any 2 containers collide");
+    }
+  }
+
+  @Test
+  void plan_containerWithAGivenDirectory_warnsOnlyAsAHostDoes() {
+    {
+      LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), both, true);
+      assertThat(p.warning().stream().toList())
+          .singleElement(STRING)
+          .startsWith("node datacenter=9, the low 5 bits of this host's IPv4 address")
+          .doesNotContain("container");
+    }
+  }
+
+  // Item 3: Kubernetes.
+
+  @Test
+  void plan_statefulSetPod_putsTheOrdinalInEveryFieldLeftAndLeasesNone() {
+    LocalLeasePlan p = plan(FakeHost.withAddress("10.244.1.7").pod("web-37"), both, false);
+
+    assertThat(p.values()).containsExactly(Map.entry("datacenter", 1L), Map.entry("worker", 5L));
+    assertThat(p.leased()).isEmpty();
+    assertThat(p.scanned()).isEmpty();
+  }
+
+  @Test
+  void plan_statefulSetPodWithDatacenterSet_putsTheOrdinalInTheWorker() {
+    LocalLeasePlan p =
+        plan(FakeHost.withAddress("10.244.1.7").pod("web-7"), List.of(worker), false);
+    assertThat(p.values()).containsExactly(Map.entry("worker", 7L));
+  }
+
+  @Test
+  void plan_statefulSetLargerThanTheLayout_namesReplicasAndLimit() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("web-1024");
+    assertThatThrownBy(() -> plan(host, both, false))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("allowed: 0..1023: StatefulSet web has at least 1025 replicas")
+        .hasMessageContaining("(datacenter, worker, 10 bits) tell at most 1024 apart")
+        .hasMessageNotContaining("Field[");
+  }
+
+  @Test
+  void plan_deploymentPod_refusesNamingTheSettingsThatMakeItSafe() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
+    assertThatThrownBy(() -> plan(host, both, false))
+        .isInstanceOf(UnsafeEnvironmentException.class)
+        .hasMessage(
+            "no safe node id in a Kubernetes pod (KUBERNETES_SERVICE_HOST is set): the node"
+                + " field(s) datacenter, worker have no value that differs between pods: the pod"
+                + " is not a StatefulSet's (its name api-7c9f8d6b5-xk2lp is not"
+                + " <statefulset>-<ordinal>), and the lease directory file:/tmp/snowid-leases is"
+                + " the pod's own, so every pod would lease the same worker; lease node ids across"
+                + " pods with snowid.node / SNOWID_NODE = redis://… (or jdbc:postgresql://…), run"
+                + " it as a StatefulSet, or give each pod its own snowid.datacenter-id and"
+                + " snowid.worker-id (SNOWID_DATACENTER_ID, SNOWID_WORKER_ID)");
+  }
+
+  @Test
+  void plan_deploymentPodWithDatacenterSet_stillRefusesForTheWorker() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
+    assertThatThrownBy(() -> plan(host, List.of(worker), false))
+        .isInstanceOf(UnsafeEnvironmentException.class)
+        .hasMessageContaining("every pod would lease the same worker")
+        .hasMessageContaining("snowid.worker-id / SNOWID_WORKER_ID");
+  }
+
+  @Test
+  void plan_deploymentPodWithDatacenterSetAndAGivenDirectory_leasesTheWorkerFromIt() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
+    LocalLeasePlan p = plan(host, List.of(worker), true);
+    assertThat(p.leased()).containsExactly(worker);
+    assertThat(p.values()).isEmpty();
+  }
+
+  @Test
+  void plan_deploymentPodWithAGivenDirectoryButNoDatacenter_refusesForTheAddress() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
+    assertThatThrownBy(() -> plan(host, both, true))
+        .isInstanceOf(UnsafeEnvironmentException.class)
+        .hasMessageContaining(
+            "the field(s) datacenter would come from the pod's IPv4 address, which other pods"
+                + " share by chance");
+  }
+
+  @Test
+  void plan_podNameFromTheDownwardApi_isRead() {
+    FakeHost host = FakeHost.withAddress("10.244.1.7").pod("web-2").set("POD_NAME", "web-2");
+    assertThat(plan(host, both, false).values()).containsEntry("worker", 2L);
+  }
+
+  // A NodeIdSource of the application comes before the ordinal and the address.
+
+  @Test
+  void plan_serviceLoaderSource_givesTheDatacenter() {
+    NodeIdSource rack =
+        new NodeIdSource() {
+          @Override
+          public String name() {
+            return "rack";
+          }
+
+          @Override
+          public Map<String, Long> resolve(Layout layout, List<Layout.Field> wanted) {
+            return wanted.contains(datacenter) ? Map.of("datacenter", 17L) : Map.of();
+          }
+        };
+    {
+      LocalLeasePlan p =
+          LocalLeasePlan.plan(
+              twitter, both, DIR, false, FakeHost.withAddress("10.0.0.1"), List.of(rack));
+      assertThat(p.values()).containsExactly(Map.entry("datacenter", 17L));
+      assertThat(p.leased()).containsExactly(worker);
+      assertThat(p.warning().stream().toList()).isEmpty();
+    }
+  }
+}
