@@ -58,6 +58,7 @@ cleanup() {
       esac
     done <"$dir/network"
   fi
+  rmdir "$dir" 2>/dev/null || true # a run that never started (bad options) leaves nothing
 }
 trap cleanup EXIT
 
