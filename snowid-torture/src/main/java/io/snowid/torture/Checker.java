@@ -58,7 +58,10 @@ final class Checker {
   private final Path runDir;
   private final Layout layout;
   private final long ttlMillis;
-  private final Map<String, Map<Long, Long>> highWater = new HashMap<>();
+
+  /** Per process and node key: {hold's start, high-water mark} by start. */
+  private final Map<String, Map<Long, List<long[]>>> highWater = new HashMap<>();
+
   private final long keyMask;
   private final List<Layout.Field> nodeFields;
   private final Layout.Field clockback;
@@ -78,7 +81,8 @@ final class Checker {
     for (Hold h : holdList) {
       highWater
           .computeIfAbsent(h.instance(), k -> new HashMap<>())
-          .merge(h.nodeKey(), h.highWaterMillis(), Math::max);
+          .computeIfAbsent(h.nodeKey(), k -> new ArrayList<>())
+          .add(new long[] {h.fromMicros(), h.highWaterMillis()});
     }
     this.keyMask = WorkerMain.keyMask(layout);
     this.nodeFields = layout.nodeFields();
@@ -231,8 +235,7 @@ final class Checker {
             long nodeKey = nodeKey(id);
             if (!cursors.held(nodeKey, a, b)) {
               long idMillis = layout.decode(id).timestampMillis();
-              long mark =
-                  highWater.getOrDefault(instance, Map.of()).getOrDefault(nodeKey, Long.MIN_VALUE);
+              long mark = highWaterBefore(instance, nodeKey, b);
               if (afterStepBack(slot, a, b) && idMillis <= mark) {
                 report.lateAfterStep++;
                 report.example(
@@ -283,6 +286,20 @@ final class Checker {
       active.add(new long[] {firstIdAt, lastIdAt});
     }
     report.total += w.ids;
+  }
+
+  /**
+   * The highest mark the registry recorded for the process on the node key in a hold that began
+   * before {@code micros}: what it may have issued up to then ({@link Long#MIN_VALUE}: none).
+   */
+  private long highWaterBefore(String instance, long nodeKey, long micros) {
+    long mark = Long.MIN_VALUE;
+    for (long[] h : highWater.getOrDefault(instance, Map.of()).getOrDefault(nodeKey, List.of())) {
+      if (h[0] <= micros) {
+        mark = Math.max(mark, h[1]);
+      }
+    }
+    return mark;
   }
 
   /**

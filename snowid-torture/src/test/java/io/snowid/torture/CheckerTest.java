@@ -172,6 +172,30 @@ class CheckerTest {
     assertThat(r.exitCode()).isEqualTo(1);
   }
 
+  /** A later hold's mark does not cover an ID taken before that hold began. */
+  @Test
+  void check_afterAClockStepBackBeyondTheMarkOfTheHoldsBefore_countsAViolation()
+      throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    hold("w0-0", 3, 9_000, 12_000, LAYOUT.epochMillis() + 11_000);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker(
+        "w0-0",
+        id(1000, 3, 0),
+        1000,
+        id(4000, 3, 0),
+        5_100,
+        id(4700, 3, 0),
+        6_500,
+        id(9500, 3, 0),
+        9_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
   @Test
   void check_afterTheHoldWithoutAClockStep_countsAViolationWhateverTheMark() throws IOException {
     hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 9_000);
