@@ -338,7 +338,9 @@ final class LeaseHolder implements NodeLease {
     } catch (LeaseTakenException e) {
       failures.incrementAndGet();
       fence(sent, e.getMessage());
-      reacquire();
+      if (!closed) { // a renewal that ended after close() released the lease: nothing to take
+        reacquire();
+      }
     } catch (RuntimeException e) {
       failures.incrementAndGet();
       detail = "renewal failed: " + e.getMessage();
@@ -419,9 +421,15 @@ final class LeaseHolder implements NodeLease {
       grant = grant.renewed(Long.MIN_VALUE + 1);
       listener.onGrant(grant);
     }
-    for (Runnable never : scheduler.shutdownNow()) {
-      if (never instanceof Future<?> f) {
-        f.cancel(false); // a generator waiting for a requested renewal stops waiting
+    // Not shutdownNow(): its interrupt would reach a renewal in flight, and an interrupted
+    // FileChannel closes itself, dropping the process's lock on a file: lease before the release
+    // below (LeaseCloseRegressionTest). A renewal in flight ends by itself, within its bound.
+    scheduler.shutdown();
+    synchronized (scheduleLock) {
+      for (Future<?> f : new Future<?>[] {next, onDemand}) {
+        if (f != null) {
+          f.cancel(false); // a generator waiting for a requested renewal stops waiting
+        }
       }
     }
     try {

@@ -1,0 +1,650 @@
+package io.snowid.torture;
+
+import io.snowid.Layout;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Reads every ID of a run and counts what must be zero: duplicates, per-process order violations,
+ * IDs issued under node values the process did not hold (by the registry's records); and measures
+ * the longest stall per fault kind.
+ */
+final class Checker {
+  /*
+   * Memory. A run can hold a billion IDs, so nothing keeps them all. Pass 1 reads each worker's
+   * file once, in order: counts, order, holds and gaps need only the previous record. It also
+   * cuts each file into runs: stretches of strictly increasing IDs with the same node values and
+   * clockback count (every run starts at a segment record, so it can be re-read from its offset).
+   * Two equal IDs have the same node values and count, so a duplicate can only lie in two runs of
+   * the same key whose ID ranges overlap; normally the next holder of node values starts after
+   * everything the previous one issued and no ranges overlap. Pass 2 merges, from disk, exactly
+   * the runs whose ranges overlap, and counts equal IDs: exact, in memory for the runs only.
+   *
+   * Held. An ID was taken from the generator at some moment after the worker's previous record
+   * and at or before its own time (both monotonic), the interval (a, b]. It counts as issued
+   * under node values not held only if no hold of that process on those values, by the
+   * registry's records, meets (a, b] even widened by SLACK on each side.
+   *
+   * One exception is counted apart, not as a violation, because it is the documented behaviour
+   * (README, "Precisely, 'stops before' is about the times IDs carry"): a generator on the wall
+   * clock whose clock stepped back keeps the deadline it had, which is in that clock's terms; so
+   * while it cannot renew, it may issue after the registry's expiry by up to the step, but only
+   * IDs that carry times up to the high-water mark the registry recorded for it, which the next
+   * holder starts after. Such an ID counts as "late after a clock step" only if the worker's slot
+   * had its clock stepped back in the window (from the step to the step's size, a lease time and
+   * libfaketime's reload of 2 s after it) and the ID's own time is at or below the highest mark
+   * the registry recorded for the process on those node values; otherwise it is a violation.
+   */
+  static final long SLACK_MICROS = 2_000;
+
+  /** Gaps shorter than this are not stalls. */
+  static final long GAP_MICROS = 100_000;
+
+  private static final int EXAMPLES = 10;
+
+  private final Path runDir;
+  private final Layout layout;
+  private final long ttlMillis;
+
+  /** Per process and node key: {hold's start, high-water mark} by start. */
+  private final Map<String, Map<Long, List<long[]>>> highWater = new HashMap<>();
+
+  private final long keyMask;
+  private final List<Layout.Field> nodeFields;
+  private final Layout.Field clockback;
+  private final Map<String, Map<Long, long[][]>> holds;
+  private final Report report = new Report();
+  private final List<Run> runs = new ArrayList<>();
+  private final List<Path> files = new ArrayList<>();
+  private final Map<Integer, List<long[]>> activity = new TreeMap<>(); // slot -> [from, to]
+
+  /** A stretch of one file: strictly increasing IDs of one key. */
+  private record Run(int file, long offset, long key, long first, long last, long count) {}
+
+  private Checker(Path runDir, Layout layout, long ttlMillis, List<Hold> holdList) {
+    this.runDir = runDir;
+    this.layout = layout;
+    this.ttlMillis = ttlMillis;
+    for (Hold h : holdList) {
+      highWater
+          .computeIfAbsent(h.instance(), k -> new HashMap<>())
+          .computeIfAbsent(h.nodeKey(), k -> new ArrayList<>())
+          .add(new long[] {h.fromMicros(), h.highWaterMillis()});
+    }
+    this.keyMask = WorkerMain.keyMask(layout);
+    this.nodeFields = layout.nodeFields();
+    this.clockback = layout.clockbackField().orElse(null);
+    this.holds = index(holdList);
+  }
+
+  /** Checks the run in a directory the harness wrote. */
+  static Report check(Path runDir) throws IOException {
+    Properties run = new Properties();
+    try (InputStream in = Files.newInputStream(runDir.resolve("run.properties"))) {
+      run.load(in);
+    }
+    List<Hold> holdList = new ArrayList<>();
+    for (String line : Files.readAllLines(runDir.resolve("holds.txt"))) {
+      if (!line.isBlank()) {
+        holdList.add(Hold.parse(line));
+      }
+    }
+    Checker c =
+        new Checker(
+            runDir,
+            Layout.parse(run.getProperty("layout")),
+            Long.parseLong(run.getProperty("ttlMillis", "2000")),
+            holdList);
+    c.report.run = run;
+    c.report.timeline = Timeline.load(runDir.resolve("timeline.txt"));
+    c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
+    c.passOne();
+    c.passTwo();
+    c.stalls();
+    return c.report;
+  }
+
+  private static Map<String, Map<Long, long[][]>> index(List<Hold> list) {
+    Map<String, Map<Long, List<long[]>>> raw = new HashMap<>();
+    for (Hold h : list) {
+      raw.computeIfAbsent(h.instance(), k -> new HashMap<>())
+          .computeIfAbsent(h.nodeKey(), k -> new ArrayList<>())
+          .add(new long[] {h.fromMicros(), h.toMicros()});
+    }
+    Map<String, Map<Long, long[][]>> out = new HashMap<>();
+    raw.forEach(
+        (instance, byKey) -> {
+          Map<Long, long[][]> m = new HashMap<>();
+          byKey.forEach((key, intervals) -> m.put(key, merge(intervals)));
+          out.put(instance, m);
+        });
+    return out;
+  }
+
+  /** Sorted, with overlapping intervals joined. */
+  static long[][] merge(List<long[]> intervals) {
+    intervals.sort(Comparator.comparingLong(i -> i[0]));
+    List<long[]> out = new ArrayList<>();
+    for (long[] i : intervals) {
+      long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && i[0] <= last[1]) {
+        last[1] = Math.max(last[1], i[1]);
+      } else {
+        out.add(new long[] {i[0], i[1]});
+      }
+    }
+    return out.toArray(new long[0][]);
+  }
+
+  long nodeKey(long id) {
+    long k = 0;
+    for (Layout.Field f : nodeFields) {
+      k = (k << f.bits()) | ((id >>> f.shift()) & f.max());
+    }
+    return k;
+  }
+
+  private int clockbackOf(long id) {
+    return clockback == null ? 0 : (int) ((id >>> clockback.shift()) & clockback.max());
+  }
+
+  private void passOne() throws IOException {
+    List<Path> metas = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(runDir.resolve("ids"), "*.meta")) {
+      ds.forEach(metas::add);
+    }
+    metas.sort(Comparator.naturalOrder());
+    for (Path meta : metas) {
+      String name = meta.getFileName().toString();
+      String instance = name.substring(0, name.length() - ".meta".length());
+      Path ids = meta.resolveSibling(instance + ".ids");
+      if (!Files.exists(ids)) {
+        continue; // started but killed before it opened its file
+      }
+      Properties p = new Properties();
+      try (InputStream in = Files.newInputStream(meta)) {
+        p.load(in);
+      }
+      files.add(ids);
+      readWorker(files.size() - 1, instance, ids, Long.parseLong(p.getProperty("startMicros")));
+    }
+  }
+
+  private void readWorker(int fileIndex, String instance, Path file, long startMicros)
+      throws IOException {
+    Report.Worker w = new Report.Worker(instance);
+    report.workers.add(w);
+    int slot = Integer.parseInt(instance.substring(1, instance.indexOf('-')));
+    Map<Long, long[][]> held = holds.getOrDefault(instance, Map.of());
+    HoldCursors cursors = new HoldCursors(holds.getOrDefault(instance, Map.of()));
+    long[] last = new long[clockback == null ? 1 : (int) clockback.max() + 1];
+    Arrays.fill(last, Long.MIN_VALUE);
+    long a = startMicros;
+    long prevId = 0;
+    long runOffset = -1;
+    long runKey = 0;
+    long runFirst = 0;
+    long runCount = 0;
+    long firstIdAt = Long.MIN_VALUE;
+    long lastIdAt = Long.MIN_VALUE;
+    List<long[]> active = activity.computeIfAbsent(slot, k -> new ArrayList<>());
+    try (IdLogReader r = new IdLogReader(file)) {
+      while (r.next()) {
+        switch (r.kind()) {
+          case EVENT -> {
+            w.events.merge(r.event(), 1L, Long::sum);
+            a = r.micros();
+          }
+          case END -> w.graceful = true;
+          case ID -> {
+            long id = r.id();
+            long b = r.micros();
+            w.ids++;
+            int cb = clockbackOf(id);
+            if (id <= last[cb]) {
+              report.orderViolations++;
+              report.example(
+                  report.orderExamples,
+                  instance + ": " + id + " after " + last[cb] + " (clockback " + cb + ")");
+            }
+            last[cb] = id;
+            if (r.segment()) {
+              if (runOffset >= 0) {
+                runs.add(new Run(fileIndex, runOffset, runKey, runFirst, prevId, runCount));
+              }
+              runOffset = r.offset();
+              runKey = id & keyMask;
+              runFirst = id;
+              runCount = 0;
+            }
+            runCount++;
+            prevId = id;
+            long nodeKey = nodeKey(id);
+            if (!cursors.held(nodeKey, a, b)) {
+              long idMillis = layout.decode(id).timestampMillis();
+              long mark = highWaterBefore(instance, nodeKey, b);
+              if (afterStepBack(slot, a, b) && idMillis <= mark) {
+                report.lateAfterStep++;
+                report.example(
+                    report.lateExamples,
+                    String.format(
+                        "%s: ID %d (time %s) with node %d taken in (%s, %s]: after its hold, within"
+                            + " its high-water mark %s",
+                        instance,
+                        id,
+                        java.time.Instant.ofEpochMilli(idMillis),
+                        nodeKey,
+                        report.at(a),
+                        report.at(b),
+                        java.time.Instant.ofEpochMilli(mark)));
+              } else {
+                report.notHeld++;
+                report.example(
+                    report.notHeldExamples,
+                    String.format(
+                        "%s: ID %d with node %d taken in (%s, %s], not held then by the registry's"
+                            + " records (holds of %s on %d: %s)",
+                        instance,
+                        id,
+                        nodeKey,
+                        report.at(a),
+                        report.at(b),
+                        instance,
+                        nodeKey,
+                        describe(held.get(nodeKey))));
+              }
+            }
+            if (firstIdAt == Long.MIN_VALUE) {
+              firstIdAt = b;
+            } else if (b - lastIdAt >= GAP_MICROS) {
+              active.add(new long[] {firstIdAt, lastIdAt});
+              firstIdAt = b;
+            }
+            lastIdAt = b;
+            a = b;
+          }
+        }
+      }
+    }
+    if (runOffset >= 0) {
+      runs.add(new Run(fileIndex, runOffset, runKey, runFirst, prevId, runCount));
+    }
+    if (firstIdAt != Long.MIN_VALUE) {
+      active.add(new long[] {firstIdAt, lastIdAt});
+    }
+    report.total += w.ids;
+  }
+
+  /**
+   * The highest mark the registry recorded for the process on the node key in a hold that began
+   * before {@code micros}: what it may have issued up to then ({@link Long#MIN_VALUE}: none).
+   */
+  private long highWaterBefore(String instance, long nodeKey, long micros) {
+    long mark = Long.MIN_VALUE;
+    for (long[] h : highWater.getOrDefault(instance, Map.of()).getOrDefault(nodeKey, List.of())) {
+      if (h[0] <= micros) {
+        mark = Math.max(mark, h[1]);
+      }
+    }
+    return mark;
+  }
+
+  /**
+   * Whether the slot's wall clock was stepped back at some time in (a, b], counting each step's
+   * effect for its size, a lease time and libfaketime's reload (2 s) after it.
+   */
+  private boolean afterStepBack(int slot, long a, long b) {
+    for (FaultLog.Applied f : report.faults) {
+      if (!f.affects(slot)) {
+        continue;
+      }
+      long step =
+          switch (f.kind()) {
+            case CLOCK_BACK, RESTART_CLOCK_BACK -> f.fromMicros(); // stepped back at the start
+            case CLOCK_FORWARD -> f.toMicros(); // stepped back when restored
+            default -> Long.MIN_VALUE;
+          };
+      if (step == Long.MIN_VALUE) {
+        continue;
+      }
+      long effect = (f.magnitudeMillis() + ttlMillis + 2_000) * 1000;
+      long until = Math.max(f.toMicros(), step) + effect;
+      if (step <= b && until >= a) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String describe(long[][] intervals) {
+    if (intervals == null) {
+      return "none";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < Math.min(intervals.length, 6); i++) {
+      sb.append(i == 0 ? "" : ", ")
+          .append('[')
+          .append(report.at(intervals[i][0]))
+          .append(", ")
+          .append(intervals[i][1] == Long.MAX_VALUE ? "end" : report.at(intervals[i][1]))
+          .append(']');
+    }
+    return intervals.length > 6 ? sb + ", …" : sb.toString();
+  }
+
+  /**
+   * One process's holds per node key, each with a cursor: times only grow within a worker's file,
+   * so a hold passed stays passed. Keeps the last key's (the common case: a run of one key).
+   */
+  private static final class HoldCursors {
+    private final Map<Long, long[][]> held;
+    private final Map<Long, int[]> cursors = new HashMap<>();
+    private long lastKey = Long.MIN_VALUE;
+    private long[][] lastIntervals;
+    private int[] lastCursor;
+
+    HoldCursors(Map<Long, long[][]> held) {
+      this.held = held;
+    }
+
+    /** Whether a hold on nodeKey meets (a, b], widened by SLACK. */
+    boolean held(long nodeKey, long a, long b) {
+      if (nodeKey != lastKey || lastCursor == null) {
+        lastKey = nodeKey;
+        lastIntervals = held.get(nodeKey);
+        lastCursor = cursors.computeIfAbsent(nodeKey, k -> new int[1]);
+      }
+      long[][] intervals = lastIntervals;
+      if (intervals == null) {
+        return false;
+      }
+      int[] c = lastCursor;
+      while (c[0] < intervals.length && intervals[c[0]][1] < a - SLACK_MICROS) {
+        c[0]++;
+      }
+      return c[0] < intervals.length && intervals[c[0]][0] <= b + SLACK_MICROS;
+    }
+  }
+
+  /** Merges the runs of each key whose ranges overlap, from disk, and counts equal IDs. */
+  private void passTwo() throws IOException {
+    Map<Long, List<Run>> byKey = new HashMap<>();
+    for (Run r : runs) {
+      byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
+    }
+    report.runs = runs.size();
+    for (List<Run> group : byKey.values()) {
+      group.sort(Comparator.comparingLong(Run::first));
+      List<Run> cluster = new ArrayList<>();
+      long clusterLast = Long.MIN_VALUE;
+      for (Run r : group) {
+        if (!cluster.isEmpty() && r.first() > clusterLast) {
+          mergeCluster(cluster);
+          cluster.clear();
+        }
+        cluster.add(r);
+        clusterLast = Math.max(clusterLast, r.last());
+      }
+      mergeCluster(cluster);
+    }
+  }
+
+  private void mergeCluster(List<Run> cluster) throws IOException {
+    if (cluster.size() < 2) {
+      return;
+    }
+    report.overlappingRuns += cluster.size();
+    List<RunCursor> open = new ArrayList<>();
+    PriorityQueue<RunCursor> queue = new PriorityQueue<>(Comparator.comparingLong(c -> c.id));
+    try {
+      for (Run r : cluster) {
+        RunCursor c = new RunCursor(r, IdLogReader.at(files.get(r.file()), r.offset()));
+        open.add(c);
+        if (c.advance()) {
+          queue.add(c);
+        }
+      }
+      long previous = 0;
+      RunCursor previousFrom = null;
+      while (!queue.isEmpty()) {
+        RunCursor c = queue.poll();
+        if (previousFrom != null && c.id == previous) {
+          report.duplicates++;
+          report.example(
+              report.duplicateExamples,
+              c.id
+                  + " from "
+                  + files.get(previousFrom.run.file()).getFileName()
+                  + " and "
+                  + files.get(c.run.file()).getFileName());
+        }
+        previous = c.id;
+        previousFrom = c;
+        if (c.advance()) {
+          queue.add(c);
+        }
+      }
+    } finally {
+      for (RunCursor c : open) {
+        c.reader.close();
+      }
+    }
+  }
+
+  /** Reads the IDs of one run. */
+  private static final class RunCursor {
+    final Run run;
+    final IdLogReader reader;
+    long read;
+    long id;
+
+    RunCursor(Run run, IdLogReader reader) {
+      this.run = run;
+      this.reader = reader;
+    }
+
+    boolean advance() throws IOException {
+      if (read >= run.count()) {
+        return false;
+      }
+      while (reader.next()) {
+        if (reader.kind() == IdLogReader.Kind.ID) {
+          id = reader.id();
+          read++;
+          return true;
+        }
+      }
+      throw new IOException("run at offset " + run.offset() + " ends early");
+    }
+  }
+
+  /** The longest stretch without IDs of an affected slot that meets each fault, per kind. */
+  private void stalls() {
+    long start = Long.parseLong(report.run.getProperty("startMicros"));
+    long stop = Long.parseLong(report.run.getProperty("stopMicros"));
+    int slots = Integer.parseInt(report.run.getProperty("workers"));
+    Map<Integer, List<long[]>> gaps = new HashMap<>();
+    for (int slot = 0; slot < slots; slot++) {
+      List<long[]> list = new ArrayList<>(activity.getOrDefault(slot, List.of()));
+      list.add(new long[] {Long.MIN_VALUE, start}); // the schedule's start and end bound the gaps
+      list.add(new long[] {stop, Long.MAX_VALUE});
+      long[][] merged = merge(list);
+      List<long[]> g = new ArrayList<>();
+      for (int i = 1; i < merged.length; i++) {
+        if (merged[i][0] - merged[i - 1][1] >= GAP_MICROS) {
+          g.add(new long[] {merged[i - 1][1], merged[i][0]});
+        }
+      }
+      gaps.put(slot, g);
+    }
+    List<long[]> explained = new ArrayList<>();
+    for (FaultLog.Applied f : report.faults) {
+      Report.Stall s = report.stalls.computeIfAbsent(f.kind(), k -> new Report.Stall());
+      s.count++;
+      for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
+        if (!f.affects(e.getKey())) {
+          continue;
+        }
+        for (long[] g : e.getValue()) {
+          if (g[0] <= f.toMicros() && g[1] >= f.fromMicros()) {
+            s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
+            if (g[0] <= f.toMicros() && g[1] > f.toMicros()) {
+              s.recoveryMicros = Math.max(s.recoveryMicros, g[1] - f.toMicros());
+            }
+            explained.add(g);
+          }
+        }
+      }
+    }
+    for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
+      for (long[] g : e.getValue()) {
+        if (!explained.contains(g) && g[1] - g[0] > report.unexplainedMicros) {
+          report.unexplainedMicros = g[1] - g[0];
+          report.unexplainedAt = "slot " + e.getKey() + " from " + report.at(g[0]);
+        }
+      }
+    }
+  }
+
+  /** What the checker found; {@link #exitCode()} is 0 only when every count is 0. */
+  static final class Report {
+    Properties run;
+    Timeline timeline;
+    List<FaultLog.Applied> faults = List.of();
+    final List<Worker> workers = new ArrayList<>();
+    long total;
+    long duplicates;
+    long orderViolations;
+    long notHeld;
+    long lateAfterStep;
+    long runs;
+    long overlappingRuns;
+    long unexplainedMicros;
+    String unexplainedAt = "";
+    final List<String> duplicateExamples = new ArrayList<>();
+    final List<String> orderExamples = new ArrayList<>();
+    final List<String> notHeldExamples = new ArrayList<>();
+    final List<String> lateExamples = new ArrayList<>();
+    final Map<FaultKind, Stall> stalls = new EnumMap<>(FaultKind.class);
+
+    /** One worker process. */
+    static final class Worker {
+      final String instance;
+      long ids;
+      boolean graceful;
+      final Map<IdLog.Event, Long> events = new EnumMap<>(IdLog.Event.class);
+
+      Worker(String instance) {
+        this.instance = instance;
+      }
+    }
+
+    /** Faults of one kind and the longest stall around them. */
+    static final class Stall {
+      int count;
+      long longestMicros;
+      long recoveryMicros;
+    }
+
+    void example(List<String> examples, String text) {
+      if (examples.size() < EXAMPLES) {
+        examples.add(text);
+      }
+    }
+
+    String at(long monoMicros) {
+      return timeline == null
+          ? monoMicros + " µs"
+          : java.time.Instant.ofEpochMilli(timeline.wallOfMono(monoMicros)).toString();
+    }
+
+    boolean passed() {
+      return total > 0 && duplicates == 0 && orderViolations == 0 && notHeld == 0;
+    }
+
+    int exitCode() {
+      return passed() ? 0 : 1;
+    }
+
+    String text() {
+      StringBuilder sb = new StringBuilder();
+      Map<IdLog.Event, Long> events = new EnumMap<>(IdLog.Event.class);
+      long graceful = 0;
+      for (Worker w : workers) {
+        w.events.forEach((k, v) -> events.merge(k, v, Long::sum));
+        graceful += w.graceful ? 1 : 0;
+      }
+      sb.append(String.format("IDs issued (written by the workers): %,d%n", total));
+      sb.append(
+          String.format(
+              "worker processes: %d (%d stopped gracefully); events: %s%n",
+              workers.size(), graceful, events));
+      sb.append(String.format("duplicates: %d%n", duplicates));
+      duplicateExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
+      sb.append(String.format("order violations: %d%n", orderViolations));
+      orderExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
+      sb.append(String.format("IDs under node values not held: %d%n", notHeld));
+      notHeldExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
+      sb.append(
+          String.format(
+              "IDs taken after the registry's expiry by a worker whose wall clock had stepped"
+                  + " back, carrying times within the high-water mark the registry recorded for it"
+                  + " (the documented fencing by ID time; not a violation): %d%n",
+              lateAfterStep));
+      lateExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
+      sb.append(
+          String.format(
+              "runs of increasing IDs: %d, of which %d overlapped another of the same node"
+                  + " values and were merged from disk%n",
+              runs, overlappingRuns));
+      sb.append("faults applied, and the longest stall (no IDs) of an affected worker slot:\n");
+      stalls.forEach(
+          (kind, s) ->
+              sb.append(
+                  String.format(
+                      "  %-18s %4d  longest stall %8.3f s, after healing %8.3f s%n",
+                      kind.label(), s.count, s.longestMicros / 1e6, s.recoveryMicros / 1e6)));
+      sb.append(
+          String.format(
+              "longest stall not explained by a fault: %.3f s %s%n",
+              unexplainedMicros / 1e6, unexplainedAt));
+      sb.append(
+          String.format(
+              "result: %s%n",
+              passed()
+                  ? "PASS"
+                  : total == 0 ? "FAIL (no IDs were issued: nothing was tested)" : "FAIL"));
+      return sb.toString();
+    }
+
+    /** Every fault applied, with its wall-clock times. */
+    String faultList() {
+      StringBuilder sb = new StringBuilder();
+      for (FaultLog.Applied f : faults) {
+        sb.append(
+            String.format(
+                "%s .. %s  %-18s target %d slots %s %s%n",
+                at(f.fromMicros()),
+                at(f.toMicros()),
+                f.kind().label(),
+                f.target(),
+                f.slots(),
+                f.detail()));
+      }
+      return sb.toString();
+    }
+  }
+}

@@ -1,0 +1,237 @@
+package io.snowid.torture;
+
+import io.snowid.Layout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** The harness's command line, checked: a bad value throws {@link Bad} naming it. */
+record Options(
+    String coordinator,
+    long seconds,
+    long seed,
+    int workers,
+    int hosts,
+    long ttlMillis,
+    List<FaultKind> faults,
+    long budgetBytes,
+    Path dir,
+    boolean keep,
+    String netPrefix,
+    int net,
+    Layout layout,
+    Path check) {
+
+  /**
+   * The fleet's layout: one node field (so a file: lease covers all node values) and a clockback
+   * field, so that workers of every wall-clock policy share one layout and namespace.
+   */
+  static final String LAYOUT =
+      "time=41,clockback=3,worker=7,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms";
+
+  /** A bad option: one line for stderr, exit code 2. */
+  static final class Bad extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Bad(String message) {
+      super(message);
+    }
+  }
+
+  static String help() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        """
+        Usage: bench/torture.sh [--coordinator URI] [--seconds N] [--seed S] [options]
+
+        Runs a fleet of worker JVMs that take IDs as fast as they can through one lease
+        coordinator, applies a seeded schedule of faults, and checks every ID: duplicates,
+        per-process order, IDs under node values the process did not hold (by the registry's
+        own records). Exit code 0 only when all three are 0; 1 otherwise; 2 for bad options.
+
+          --coordinator URI  file: | redis:// | jdbc:postgresql:// | jdbc:mariadb://
+                             (default file:). The harness always starts a registry of its
+                             own (a lease directory, redis-server, a PostgreSQL or MariaDB data
+                             directory); only the URI's scheme is used.
+          --seconds N        how long the fleet runs (default 60, 10..86400)
+          --seed S           the schedule's seed (default random; printed)
+          --workers N        worker slots (default 8, 1..64)
+          --hosts N          network namespaces for the workers of a network coordinator
+                             (default 4, 0 = none: process faults only)
+          --ttl MS           the lease time in milliseconds (default 2000 for file:, 5000 for
+                             a network coordinator; 500..60000)
+          --faults LIST      comma-separated fault kinds (default: every kind that applies)
+          --budget SIZE      disk for the IDs of the run (default 2g): each worker slot may
+                             write budget / (workers x seconds) per second on average; beyond
+                             that it is rate-limited (never sampled: every ID issued is checked)
+          --dir DIR          where the run writes (default /tmp/snowid-torture/RUN)
+          --keep             keep the ID files after a passing run (default: deleted)
+          --check DIR        only run the checker on a run directory kept before
+
+        Fault kinds:
+        """);
+    for (FaultKind k : FaultKind.values()) {
+      StringBuilder line = new StringBuilder(String.format("  %-20s", k.label()));
+      for (String word : k.description.split(" ")) {
+        if (line.length() + 1 + word.length() > 92) {
+          sb.append(line).append('\n');
+          line = new StringBuilder(" ".repeat(22));
+        }
+        line.append(' ').append(word);
+      }
+      sb.append(line).append('\n');
+    }
+    sb.append(
+        """
+
+        partition, link-down and delay need network namespaces (root, iproute2, iptables) and a
+        network coordinator; clock faults need libfaketime (apt-get install faketime);
+        registry-restart needs a network coordinator. Kinds that cannot apply are left out
+        with a note.
+        """);
+    return sb.toString();
+  }
+
+  static Options parse(String... args) throws Bad {
+    String coordinator = "file:";
+    long seconds = 60;
+    Long seed = null;
+    int workers = 8;
+    int hosts = 4;
+    Long ttl = null;
+    List<FaultKind> faults = null;
+    long budget = 2L << 30;
+    Path dir = null;
+    boolean keep = false;
+    Path check = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--keep")) {
+        keep = true;
+        continue;
+      }
+      if (!a.startsWith("--")) {
+        throw new Bad("unexpected argument " + a + " (see --help)");
+      }
+      if (i + 1 >= args.length) {
+        throw new Bad(a + " needs a value");
+      }
+      String v = args[++i];
+      switch (a) {
+        case "--coordinator" -> coordinator = coordinator(v);
+        case "--seconds" -> seconds = number(a, v, 10, 86_400);
+        case "--seed" -> seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
+        case "--workers" -> workers = (int) number(a, v, 1, 64);
+        case "--hosts" -> hosts = (int) number(a, v, 0, 32);
+        case "--ttl" -> ttl = number(a, v, 500, 60_000);
+        case "--faults" -> faults = kinds(v);
+        case "--budget" -> budget = size(v);
+        case "--dir" -> dir = Path.of(v);
+        case "--check" -> check = Path.of(v);
+        default -> throw new Bad("unknown option " + a + " (see --help)");
+      }
+    }
+    long s = seed != null ? seed : ThreadLocalRandom.current().nextLong();
+    if (ttl == null) {
+      ttl = coordinator.equals("file:") ? 2000L : 5000L;
+    }
+    long pid = ProcessHandle.current().pid();
+    return new Options(
+        coordinator,
+        seconds,
+        s,
+        workers,
+        hosts,
+        ttl,
+        faults == null ? List.of(FaultKind.values()) : faults,
+        budget,
+        dir,
+        keep,
+        "snt" + (pid % 10_000),
+        (int) (pid % 200) + 20,
+        Layout.parse(LAYOUT),
+        check);
+  }
+
+  /** The registry kind of a coordinator URI. */
+  static String coordinator(String uri) throws Bad {
+    String u = uri.toLowerCase(Locale.ROOT);
+    if (u.startsWith("file:")) {
+      return "file:";
+    }
+    if (u.startsWith("redis://")) {
+      return "redis://";
+    }
+    if (u.startsWith("jdbc:postgresql:")) {
+      return "jdbc:postgresql://";
+    }
+    if (u.startsWith("jdbc:mariadb:")) {
+      return "jdbc:mariadb://";
+    }
+    throw new Bad(
+        "--coordinator "
+            + uri
+            + " is not supported; allowed: file:, redis://, jdbc:postgresql://, jdbc:mariadb://");
+  }
+
+  boolean network() {
+    return !coordinator.equals("file:");
+  }
+
+  private static long number(String option, String v, long min, long max) throws Bad {
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new Bad(option + " = " + v + " is invalid; allowed: " + min + ".." + max);
+  }
+
+  private static List<FaultKind> kinds(String v) throws Bad {
+    List<FaultKind> out = new ArrayList<>();
+    if (v.isBlank() || v.equals("none")) {
+      return out;
+    }
+    for (String k : v.split(",")) {
+      try {
+        out.add(FaultKind.named(k));
+      } catch (IllegalArgumentException e) {
+        List<String> labels = new ArrayList<>();
+        for (FaultKind f : FaultKind.values()) {
+          labels.add(f.label());
+        }
+        throw new Bad("--faults: unknown fault kind " + k + "; allowed: " + labels + " or none");
+      }
+    }
+    return out;
+  }
+
+  private static long size(String v) throws Bad {
+    String s = v.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (s.endsWith("g")) {
+      unit = 1L << 30;
+    } else if (s.endsWith("m")) {
+      unit = 1L << 20;
+    } else if (s.endsWith("k")) {
+      unit = 1L << 10;
+    }
+    if (unit > 1) {
+      s = s.substring(0, s.length() - 1);
+    }
+    try {
+      long n = Long.parseLong(s) * unit;
+      if (n >= (16L << 20) && n <= (1L << 40)) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new Bad("--budget = " + v + " is invalid; allowed: 16m..1024g");
+  }
+}

@@ -1,0 +1,42 @@
+package io.snowid.torture;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * A registry instance of the harness's own (never a shared server), and its own record of who held
+ * which node id when.
+ */
+interface Registry extends AutoCloseable {
+  /** {@code file}, {@code redis}, {@code postgresql}, {@code mariadb}. */
+  String name();
+
+  /** Where a network registry listens; null for {@code file:}. */
+  InetSocketAddress endpoint();
+
+  /** The node source URI of a worker that reaches the registry at {@code via}. */
+  String uri(InetSocketAddress via, String instance);
+
+  /** Whether {@link #restart()} exists for this registry. */
+  boolean restartable();
+
+  /**
+   * Stops the registry hard (losing what it does not persist), waits {@code downMillis} and starts
+   * it again; returns once it answers.
+   */
+  void restart(long downMillis) throws IOException, InterruptedException;
+
+  /**
+   * Stops the registry and returns every hold by its records, in monotonic microseconds (the
+   * workers have stopped).
+   */
+  List<Hold> stopAndReadHolds(Timeline timeline) throws IOException, InterruptedException;
+
+  /** Stops the registry if it still runs (also after a failed run); never throws. */
+  @Override
+  void close();
+
+  /** One line on how {@link #holds} knows (for the report). */
+  String holdsSource();
+}

@@ -1,0 +1,231 @@
+package io.snowid.torture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.snowid.Layout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The checker on runs written by hand: it passes a clean run and catches each kind of violation (so
+ * a harness that passes means something).
+ */
+class CheckerTest {
+  private static final Layout LAYOUT = Layout.parse(Options.LAYOUT);
+
+  @TempDir Path dir;
+  private final List<String> holds = new ArrayList<>();
+
+  @BeforeEach
+  void runFiles() throws IOException {
+    Files.createDirectories(dir.resolve("ids"));
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "layout=" + LAYOUT.spec() + "\nworkers=2\nstartMicros=0\nstopMicros=100000000\n");
+    Files.writeString(dir.resolve("timeline.txt"), "0 0\n"); // wall = monotonic
+    Files.writeString(dir.resolve("faults.log"), "");
+  }
+
+  /** An ID of worker value {@code worker} at {@code millis} with sequence {@code seq}. */
+  private static long id(long millis, long worker, long seq) {
+    return LAYOUT.compose(millis, 0, worker, seq);
+  }
+
+  /** Writes a worker's file: pairs of (id, milliseconds of the monotonic clock). */
+  private void worker(String instance, long... idAndMillis) throws IOException {
+    Files.writeString(dir.resolve("ids/" + instance + ".meta"), "startMicros=0\n");
+    try (IdLogWriter w =
+        new IdLogWriter(dir.resolve("ids/" + instance + ".ids"), WorkerMain.keyMask(LAYOUT))) {
+      for (int i = 0; i < idAndMillis.length; i += 2) {
+        w.id(idAndMillis[i], idAndMillis[i + 1] * 1_000_000);
+      }
+      w.end();
+    }
+  }
+
+  /** A hold by the registry's records, in milliseconds, without a high-water mark. */
+  private void hold(String instance, long worker, long fromMillis, long toMillis) {
+    hold(instance, worker, fromMillis, toMillis, Long.MIN_VALUE);
+  }
+
+  private void hold(String instance, long worker, long fromMillis, long toMillis, long mark) {
+    holds.add(new Hold(instance, worker, fromMillis * 1000, toMillis * 1000, mark).line());
+  }
+
+  /** A fault applied to slot 0, in milliseconds. */
+  private void fault(FaultKind kind, long fromMillis, long toMillis, long magnitudeMillis)
+      throws IOException {
+    Files.writeString(
+        dir.resolve("faults.log"),
+        new FaultLog.Applied(kind, 0, fromMillis * 1000, toMillis * 1000, "0", magnitudeMillis, "")
+                .line()
+            + "\n");
+  }
+
+  private Checker.Report check() throws IOException {
+    Files.write(dir.resolve("holds.txt"), holds);
+    return Checker.check(dir);
+  }
+
+  @Test
+  void check_twoHoldersOfOneNodeOneAfterTheOther_passes() throws IOException {
+    hold("w0-0", 3, 0, 10_000);
+    hold("w0-1", 3, 10_000, 20_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(1000, 3, 1), 1001, id(9000, 3, 0), 9000);
+    worker("w0-1", id(9001, 3, 0), 10_001, id(15_000, 3, 0), 15_000);
+
+    Checker.Report r = check();
+
+    assertThat(r.total).isEqualTo(5);
+    assertThat(r.duplicates).isZero();
+    assertThat(r.orderViolations).isZero();
+    assertThat(r.notHeld).isZero();
+    assertThat(r.exitCode()).isZero();
+  }
+
+  @Test
+  void check_sameIdFromTwoProcesses_countsTheDuplicate() throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    hold("w1-0", 3, 0, 20_000); // the registry handed it out twice: the checker must see it
+    worker("w0-0", id(1000, 3, 0), 1000, id(1000, 3, 1), 1001, id(1001, 3, 0), 1002);
+    worker("w1-0", id(999, 3, 7), 1000, id(1000, 3, 1), 1001, id(2000, 3, 0), 2000);
+
+    Checker.Report r = check();
+
+    assertThat(r.duplicates).isEqualTo(1);
+    assertThat(r.duplicateExamples).singleElement().asString().startsWith(id(1000, 3, 1) + " ");
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_idBelowThePreviousOfTheProcess_countsAnOrderViolation() throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    worker("w0-0", id(1000, 3, 5), 1000, id(1000, 3, 4), 1001, id(1001, 3, 0), 1002);
+
+    Checker.Report r = check();
+
+    assertThat(r.orderViolations).isEqualTo(1);
+    assertThat(r.duplicates).isZero();
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_idsOfAnotherClockbackCount_areOrderedPerCount() throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    long afterStep = LAYOUT.compose(900, 1, 3, 0); // the clock stepped back: count 1, earlier time
+    worker("w0-0", id(1000, 3, 0), 1000, afterStep, 1001, afterStep + 1, 1002);
+
+    Checker.Report r = check();
+
+    assertThat(r.orderViolations).isZero();
+    assertThat(r.exitCode()).isZero();
+  }
+
+  @Test
+  void check_idTakenAfterTheHoldEnded_countsItAsNotHeld() throws IOException {
+    hold("w0-0", 3, 0, 5_000);
+    // the second may have been taken before 5000 (its interval starts at the first one's time);
+    // the third was taken in (5100, 6000]: surely after the hold ended
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(6000, 3, 0), 6000);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.notHeldExamples).singleElement().asString().contains("w0-0: ID " + id(6000, 3, 0));
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  /**
+   * A worker whose wall clock stepped back 5 s keeps its deadline (by ID time): it may issue after
+   * the registry's expiry, but only IDs at or below the high-water mark the registry recorded.
+   */
+  @Test
+  void check_afterAClockStepBackWithinTheHighWaterMark_countsApartNotAsViolation()
+      throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4500, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isZero();
+    assertThat(r.lateAfterStep).isEqualTo(1);
+    assertThat(r.exitCode()).isZero();
+  }
+
+  @Test
+  void check_afterAClockStepBackBeyondTheHighWaterMark_countsAViolation() throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4700, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.lateAfterStep).isZero();
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  /** A later hold's mark does not cover an ID taken before that hold began. */
+  @Test
+  void check_afterAClockStepBackBeyondTheMarkOfTheHoldsBefore_countsAViolation()
+      throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 4_600);
+    hold("w0-0", 3, 9_000, 12_000, LAYOUT.epochMillis() + 11_000);
+    fault(FaultKind.CLOCK_BACK, 3_000, 6_000, 5_000);
+    worker(
+        "w0-0",
+        id(1000, 3, 0),
+        1000,
+        id(4000, 3, 0),
+        5_100,
+        id(4700, 3, 0),
+        6_500,
+        id(9500, 3, 0),
+        9_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_afterTheHoldWithoutAClockStep_countsAViolationWhateverTheMark() throws IOException {
+    hold("w0-0", 3, 0, 5_000, LAYOUT.epochMillis() + 9_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(4000, 3, 0), 5_100, id(4500, 3, 0), 6_500);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_idUnderNodeValuesOfAnotherProcess_countsItAsNotHeld() throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    hold("w1-0", 4, 0, 20_000);
+    worker("w0-0", id(1000, 3, 0), 1000);
+    worker("w1-0", id(1000, 3, 9), 1000); // worker 3 is w0-0's
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_noIds_fails() throws IOException {
+    Checker.Report r = check();
+
+    assertThat(r.total).isZero();
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.text()).contains("nothing was tested");
+  }
+}

@@ -1,0 +1,42 @@
+package io.snowid.torture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+  @Test
+  void parse_defaults_fileSixtySecondsEightWorkersEveryFault() throws Exception {
+    Options o = Options.parse();
+
+    assertThat(o.coordinator()).isEqualTo("file:");
+    assertThat(o.seconds()).isEqualTo(60);
+    assertThat(o.workers()).isEqualTo(8);
+    assertThat(o.ttlMillis()).isEqualTo(2000);
+    assertThat(o.faults()).containsExactly(FaultKind.values());
+    assertThat(o.budgetBytes()).isEqualTo(2L << 30);
+  }
+
+  @Test
+  void parse_badValues_nameTheOptionAndTheRange() {
+    assertThatThrownBy(() -> Options.parse("--seconds", "5"))
+        .hasMessage("--seconds = 5 is invalid; allowed: 10..86400");
+    assertThatThrownBy(() -> Options.parse("--coordinator", "zk://x"))
+        .hasMessageStartingWith("--coordinator zk://x is not supported; allowed: file:");
+    assertThatThrownBy(() -> Options.parse("--faults", "kill,meteor"))
+        .hasMessageStartingWith("--faults: unknown fault kind meteor; allowed: [kill, pause,");
+    assertThatThrownBy(() -> Options.parse("--budget", "1k"))
+        .hasMessage("--budget = 1k is invalid; allowed: 16m..1024g");
+    assertThatThrownBy(() -> Options.parse("--frobnicate", "1"))
+        .hasMessage("unknown option --frobnicate (see --help)");
+  }
+
+  @Test
+  void help_listsEveryFaultKind() {
+    String help = Options.help();
+    for (FaultKind k : FaultKind.values()) {
+      assertThat(help).contains(k.label());
+    }
+  }
+}
