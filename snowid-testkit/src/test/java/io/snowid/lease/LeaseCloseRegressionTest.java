@@ -80,6 +80,16 @@ class LeaseCloseRegressionTest {
     }
 
     @Override
+    public LeaseListing list(String namespace) {
+      return file.list(namespace);
+    }
+
+    @Override
+    public void releaseAbandoned(String namespace, long nodeId) {
+      file.releaseAbandoned(namespace, nodeId);
+    }
+
+    @Override
     public String describe() {
       return file.describe();
     }
