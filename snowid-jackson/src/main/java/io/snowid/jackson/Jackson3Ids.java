@@ -106,7 +106,11 @@ final class Jackson3Ids extends NopAnnotationIntrospector {
       }
       if (t == JsonToken.VALUE_NUMBER_INT) {
         if (p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-          return p.getLongValue();
+          long v = p.getLongValue();
+          if (v < 0) { // as a string, "-1" is no ID either
+            throw ctxt.weirdNumberException(v, Long.class, "not an ID: negative");
+          }
+          return v;
         }
         BigInteger big = p.getBigIntegerValue();
         if (!Unsigned.fits(big)) {

@@ -90,4 +90,12 @@ class SnowIdJackson2ModuleTest {
     assertThat(mapper.readValue("{\"ids\":[9007199254740993]}", Batch.class).ids())
         .containsExactly(ABOVE_2_53);
   }
+
+  @Test
+  void read_negativeNumber_failsAsTheStringDoes() {
+    assertThatThrownBy(
+            () -> mapper.readValue("{\"id\":-1,\"customer\":null,\"quantity\":0}", Order.class))
+        .isInstanceOf(InvalidFormatException.class)
+        .hasMessageContaining("not an ID");
+  }
 }

@@ -223,4 +223,12 @@ class SnowIdModuleTest {
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("idAnnotation");
   }
+
+  @Test
+  void read_negativeNumber_failsAsTheStringDoes() {
+    assertThatThrownBy(
+            () -> mapper.readValue("{\"id\":-1,\"customer\":null,\"quantity\":0}", Order.class))
+        .isInstanceOf(InvalidFormatException.class)
+        .hasMessageContaining("not an ID");
+  }
 }

@@ -72,6 +72,9 @@ public final class SnowIdServer implements AutoCloseable {
     connector.setPort(config.port());
     connector.setIdleTimeout(30_000);
     connector.setAcceptQueueSize(config.backlog());
+    // Jetty cuts a connection idle for this long once shutdown began (1 s unless set): a client
+    // that stopped reading gets the whole stop timeout, as --stop-timeout says.
+    connector.setShutdownIdleTimeout(config.stopTimeout().toMillis());
     jetty.addConnector(connector);
     this.metrics = new ServiceMetrics(generator);
     metrics.bindHttp(pool, connector, inFlight);
