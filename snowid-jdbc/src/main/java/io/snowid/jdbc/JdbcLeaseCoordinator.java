@@ -61,10 +61,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * over the ids from the client, and no two transactions can take one id: the loser of a race on
    * the namespace's row waits for the winner's commit and then sees its row as taken. Deadlocks
    * cannot arise: each transaction locks the namespace's row first and then one id's row, and
-   * renewals and releases lock one id's row only. The isolation level is the connection's
-   * (READ COMMITTED or REPEATABLE READ both work: the candidate query runs after the lock is held,
-   * and the UPDATE re-checks its condition on the latest row); a serialization failure or deadlock
-   * that a stricter level or another program's statements bring is retried (Database.call).
+   * renewals and releases lock one id's row only. The transaction runs at READ COMMITTED on
+   * PostgreSQL and H2 whatever the connection's default (Database.readCommitted: under REPEATABLE
+   * READ PostgreSQL takes the snapshot before the lock is granted, and the waiters would all fail
+   * on the winner's row); a serialization failure, deadlock or unique violation that a race or
+   * another program's statements bring is retried after a random pause (Database.call).
    *
    * Renewal and release are one statement each, conditional on (namespace, node id, instance,
    * token). A renewal answers NOW and the expiry: UPDATE … RETURNING on PostgreSQL, SELECT … FROM
