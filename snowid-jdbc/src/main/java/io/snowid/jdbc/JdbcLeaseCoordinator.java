@@ -86,9 +86,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * time (plus the default allowed skew of the old holders' clocks) after the epoch row's time, and
    * the epoch row is written when missing: so the first holders of a new table, or of one that lost
    * its rows, wait once, and a new namespace of a table in service does not. The old holder's
-   * renewal finds no row and fences at once. Deleting one namespace's rows while the epoch row
-   * stays defeats this: leave the rows alone while holders run (releaseAbandonedRow is the way to
-   * free a dead holder's id).
+   * renewal finds no row and fences at once. The wait is the newcomer's own ttl plus the default
+   * skew: an old holder with a longer ttl or a larger skew may issue past it (mixed ttl/skew after a
+   * TRUNCATE or DROP is out of reach), and deleting some rows while the epoch row stays defeats it
+   * altogether (the epoch is old); both are documented limits: leave the rows alone while
+   * holders run (releaseAbandoned is the way to free a dead holder's id).
    *
    * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
    * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),

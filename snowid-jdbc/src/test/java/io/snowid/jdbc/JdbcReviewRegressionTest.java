@@ -187,4 +187,34 @@ class JdbcReviewRegressionTest {
     assertThat(errors).isEmpty();
     assertThat(new HashSet<>(ids.values())).hasSize(holders);
   }
+
+  /**
+   * A documented limit, pinned so it cannot change unnoticed (README, docs/design.md): after a
+   * TRUNCATE the next holder of an id waits its own ttl plus 1 s from the new epoch, not the ttl of
+   * the holder that lost its row; a holder with a longer ttl may issue past that start. The test
+   * fails when the rule changes; the docs must change with it.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void acquire_truncatedUnderALongerTtlHolder_waitsOnlyItsOwnTtl_documentedLimit(
+      TestDatabase database) throws SQLException {
+    db = database;
+    database.createInService(table);
+    JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(database.uri(table, ""));
+    opened.add(c);
+    LeaseTerms longer = terms(30_000);
+    c.acquire(new AcquireRequest("limit", 1, "old", longer));
+    database.execute("DELETE FROM " + table);
+
+    Lease next = c.acquire(request("limit", 1, "next", 2_000));
+
+    long epoch = committedEpoch();
+    assertThat(next.highWaterMillis())
+        .isEqualTo(epoch + 2_000 + JdbcLeaseCoordinator.LOSS_SLACK_MILLIS)
+        .isLessThan(longer.mayIssueUntilMillis());
+  }
+
+  private long committedEpoch() throws SQLException {
+    return committed("SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1");
+  }
 }
