@@ -76,7 +76,6 @@ final class Database implements AutoCloseable {
     warnAboutUnknownParameters(driver, settings);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
-    config.setDataSourceProperties(settings.properties());
     config.setPoolName("snowid-lease " + settings.describe());
     config.setMaximumPoolSize(POOL_SIZE);
     config.setMinimumIdle(1);

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -216,5 +217,35 @@ class JdbcReviewRegressionTest {
 
   private long committedEpoch() throws SQLException {
     return committed("SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1");
+  }
+
+  /**
+   * A password in the URL's query was URL-decoded and handed to the driver as a property, while
+   * MariaDB's driver reads its URL literally: a password that works with the driver alone ({@code
+   * a+b%41c}) failed through snowid. Driver parameters now reach the driver as written.
+   */
+  @Test
+  void open_mariaDbPasswordWithPercentAndPlus_reachesTheDriverAsWritten() {
+    db = TestDatabase.MARIADB;
+    String user = "snowid_pw_" + table.substring(table.length() - 8);
+    String password = "a+b%41c";
+    db.execute(
+        "CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+        "GRANT ALL ON test.* TO '" + user + "'@'%'");
+    try {
+      String uri =
+          "jdbc:mariadb://127.0.0.1:3306/test?user="
+              + user
+              + "&password="
+              + password
+              + "&table="
+              + table
+              + "&create=true";
+      try (JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(uri)) {
+        assertThat(c.acquire(request("pw", 4, "svc", 60_000)).nodeId()).isZero();
+      }
+    } finally {
+      db.execute("DROP USER '" + user + "'@'%'");
+    }
   }
 }
