@@ -402,11 +402,13 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               if (token == null) {
                 return "released (by an operator, or by a release of this holder)";
               }
-              return "expired and taken by instance "
+              // taken after this lease expired, or after its row was deleted: a row alone
+              // cannot tell which
+              return "taken by instance "
                   + rs.getString(1)
                   + " on host "
                   + rs.getString(2)
-                  + " (its lease runs until "
+                  + " (after this lease expired or its row was deleted; the new lease runs until "
                   + Instant.ofEpochMilli(rs.getLong(4))
                   + " by the database's clock)";
             },

@@ -1,11 +1,13 @@
 package io.snowid.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -247,5 +249,26 @@ class JdbcReviewRegressionTest {
     } finally {
       db.execute("DROP USER '" + user + "'@'%'");
     }
+  }
+
+  /**
+   * A live lease whose row was deleted and taken again: the renewal's failure said "expired and
+   * taken", though the lease had not expired.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void renew_rowDeletedAndTakenWhileLive_messageDoesNotClaimItExpired(TestDatabase database) {
+    db = database;
+    database.createInService(table);
+    JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(database.uri(table, ""));
+    opened.add(c);
+    Lease live = c.acquire(request("deleted", 1, "old", 60_000));
+    database.execute("DELETE FROM " + table + " WHERE namespace = 'deleted' AND node_id = 0");
+    c.acquire(request("deleted", 1, "new", 60_000));
+
+    assertThatThrownBy(() -> c.renew(live, terms(60_000)))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("taken by instance new on host")
+        .hasMessageNotContaining("expired and taken");
   }
 }
