@@ -76,7 +76,6 @@ final class Database implements AutoCloseable {
     warnAboutUnknownParameters(driver, settings);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
-    config.setDataSourceProperties(settings.properties());
     config.setPoolName("snowid-lease " + settings.describe());
     config.setMaximumPoolSize(POOL_SIZE);
     config.setMinimumIdle(1);
@@ -220,7 +219,10 @@ final class Database implements AutoCloseable {
       try {
         return attempt(transaction, queryTimeout, work);
       } catch (SQLException e) {
-        if (transaction && attempt < ATTEMPTS && Dialect.retryable(e)) {
+        if (transaction
+            && attempt < ATTEMPTS
+            && (Dialect.retryable(e) || Dialect.uniqueViolation(e))) {
+          backOff(attempt);
           continue;
         }
         throw failure(what, e, started, queryTimeout);
@@ -238,10 +240,25 @@ final class Database implements AutoCloseable {
       int networkTimeout = setNetworkTimeout(c, queryTimeout * 1000L + NETWORK_SLACK_MILLIS);
       try {
         Session session = new Session(c, queryTimeout);
-        if (!transaction) {
-          return work.run(session);
-        }
         boolean autoCommit = c.getAutoCommit();
+        if (!transaction) {
+          /* An application's DataSource may hand out connections with autocommit off: a statement
+           * run on one would then never be committed (the pool rolls it back on return) while
+           * the holder believes its renewal, release or namespace row stored. Each statement of
+           * such a call is forced to commit on its own, and the connection is given back as it
+           * came. */
+          if (!autoCommit) {
+            c.setAutoCommit(true);
+          }
+          try {
+            return work.run(session);
+          } finally {
+            if (!autoCommit && !c.isClosed()) {
+              c.setAutoCommit(false);
+            }
+          }
+        }
+        int isolation = readCommitted(c);
         c.setAutoCommit(false);
         try {
           T result = work.run(session);
@@ -252,8 +269,11 @@ final class Database implements AutoCloseable {
           rollbackQuietly(c);
           throw e;
         } finally {
-          if (autoCommit && !c.isClosed()) {
-            c.setAutoCommit(true);
+          if (!c.isClosed()) {
+            c.setAutoCommit(autoCommit);
+            if (isolation >= 0) {
+              c.setTransactionIsolation(isolation);
+            }
           }
         }
       } finally {
@@ -261,6 +281,40 @@ final class Database implements AutoCloseable {
           c.setNetworkTimeout(DIRECT, networkTimeout);
         }
       }
+    }
+  }
+
+  /**
+   * Runs a transaction at READ COMMITTED where the connection's level is stricter: under REPEATABLE
+   * READ or SERIALIZABLE, PostgreSQL takes the transaction's snapshot before the lock on the
+   * namespace's row is granted, so the waiters of a race would all fail on the winner's row. On
+   * MariaDB/MySQL the level is left alone: the lock and the conditional writes read the latest rows
+   * at any level. The level before, or -1 if unchanged.
+   */
+  private int readCommitted(Connection c) throws SQLException {
+    if (settings.dialect() == Dialect.MARIADB) {
+      return -1;
+    }
+    int before = c.getTransactionIsolation();
+    if (before == Connection.TRANSACTION_READ_COMMITTED
+        || before == Connection.TRANSACTION_NONE
+        || before == Connection.TRANSACTION_READ_UNCOMMITTED) {
+      return -1;
+    }
+    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    return before;
+  }
+
+  /**
+   * Waits a random time before attempt {@code attempt + 1} (up to 10, 20, 40 ms), so that the
+   * transactions that met in a race do not meet again in lockstep.
+   */
+  private static void backOff(int attempt) {
+    long bound = 10L << Math.min(attempt - 1, 4);
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, bound + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

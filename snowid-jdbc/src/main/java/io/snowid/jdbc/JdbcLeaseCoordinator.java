@@ -61,10 +61,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * over the ids from the client, and no two transactions can take one id: the loser of a race on
    * the namespace's row waits for the winner's commit and then sees its row as taken. Deadlocks
    * cannot arise: each transaction locks the namespace's row first and then one id's row, and
-   * renewals and releases lock one id's row only. The isolation level is the connection's
-   * (READ COMMITTED or REPEATABLE READ both work: the candidate query runs after the lock is held,
-   * and the UPDATE re-checks its condition on the latest row); a serialization failure or deadlock
-   * that a stricter level or another program's statements bring is retried (Database.call).
+   * renewals and releases lock one id's row only. The transaction runs at READ COMMITTED on
+   * PostgreSQL and H2 whatever the connection's default (Database.readCommitted: under REPEATABLE
+   * READ PostgreSQL takes the snapshot before the lock is granted, and the waiters would all fail
+   * on the winner's row); a serialization failure, deadlock or unique violation that a race or
+   * another program's statements bring is retried after a random pause (Database.call).
    *
    * Renewal and release are one statement each, conditional on (namespace, node id, instance,
    * token). A renewal answers NOW and the expiry: UPDATE … RETURNING on PostgreSQL, SELECT … FROM
@@ -85,9 +86,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * time (plus the default allowed skew of the old holders' clocks) after the epoch row's time, and
    * the epoch row is written when missing: so the first holders of a new table, or of one that lost
    * its rows, wait once, and a new namespace of a table in service does not. The old holder's
-   * renewal finds no row and fences at once. Deleting one namespace's rows while the epoch row
-   * stays defeats this: leave the rows alone while holders run (releaseAbandonedRow is the way to
-   * free a dead holder's id).
+   * renewal finds no row and fences at once. The wait is the newcomer's own ttl plus the default
+   * skew: an old holder with a longer ttl or a larger skew may issue past it (mixed ttl/skew after a
+   * TRUNCATE or DROP is out of reach), and deleting some rows while the epoch row stays defeats it
+   * altogether (the epoch is old); both are documented limits: leave the rows alone while
+   * holders run (releaseAbandoned is the way to free a dead holder's id).
    *
    * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
    * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),
@@ -399,11 +402,13 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               if (token == null) {
                 return "released (by an operator, or by a release of this holder)";
               }
-              return "expired and taken by instance "
+              // taken after this lease expired, or after its row was deleted: a row alone
+              // cannot tell which
+              return "taken by instance "
                   + rs.getString(1)
                   + " on host "
                   + rs.getString(2)
-                  + " (its lease runs until "
+                  + " (after this lease expired or its row was deleted; the new lease runs until "
                   + Instant.ofEpochMilli(rs.getLong(4))
                   + " by the database's clock)";
             },

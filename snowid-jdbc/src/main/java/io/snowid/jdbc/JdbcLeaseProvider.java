@@ -45,7 +45,8 @@ public final class JdbcLeaseProvider implements LeaseCoordinatorProvider {
    * io.snowid.lease.LeaseOptions, io.snowid.Layout, java.util.Map, io.snowid.TimeSource)}, which
    * leaves the coordinator open; close it after the generator.
    *
-   * @param dataSource the application's pool; it must allow transactions (setAutoCommit(false))
+   * @param dataSource the application's pool, autocommit on or off (snowid sets it per call and
+   *     restores it)
    * @param options snowid's side of a node URI's query, e.g. {@code
    *     table=snowid_leases&create=true}; may be empty, may start with {@code ?}; snowid's lease
    *     options ({@code namespace}, {@code ttl}, …) may be there too and are checked, but are read

@@ -6,11 +6,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,15 +17,15 @@ import java.util.regex.Pattern;
  * options ({@code namespace}, {@code ttl}, …) were removed before (see {@link
  * LeaseOptions#base()}).
  *
- * <p>The driver gets the URL with the query's other parameters as written, except those whose name
- * contains {@code password}, which it gets as connection properties: so none of snowid's options
- * reaches the driver, and the URL that the pool may log holds no password.
+ * <p>The driver gets the URL with the query's other parameters exactly as written (passwords
+ * included, never decoded or re-encoded: each driver reads its URL its own way), so none of
+ * snowid's options reaches the driver and every value reaches it as it would without snowid. The
+ * pool masks passwords in the URL it logs; snowid's messages show {@link #describe} and scrub every
+ * {@link #secrets}.
  *
- * @param url the JDBC URL without snowid's options or passwords; null for an application's
- *     DataSource
+ * @param url the JDBC URL without snowid's options; null for an application's DataSource
  * @param dialect the database, by the URL's subprotocol; null for a DataSource (read at open)
  * @param driverParameters the names of the driver's parameters in the query, passwords included
- * @param driverProperties the password parameters, URL-decoded, as connection properties
  * @param table the lease table's name, optionally with a schema ({@code leases.snowid_leases})
  * @param create whether snowid creates the table when it is missing
  * @param describe the URL without credentials, query or H2 settings: safe for logs and messages
@@ -38,7 +35,6 @@ record JdbcSettings(
     String url,
     Dialect dialect,
     List<String> driverParameters,
-    Map<String, String> driverProperties,
     String table,
     boolean create,
     String describe,
@@ -56,7 +52,6 @@ record JdbcSettings(
 
   JdbcSettings {
     driverParameters = List.copyOf(driverParameters);
-    driverProperties = Map.copyOf(driverProperties);
     secrets = List.copyOf(secrets);
   }
 
@@ -80,7 +75,6 @@ record JdbcSettings(
     List<String> secrets = new ArrayList<>(secretsOf(location));
     List<String> names = new ArrayList<>();
     List<String> inUrl = new ArrayList<>();
-    Map<String, String> passwords = new LinkedHashMap<>();
     Options own = new Options();
     if (q >= 0) {
       for (String pair : uri.substring(q + 1).split("&", -1)) {
@@ -99,16 +93,13 @@ record JdbcSettings(
             secrets.add(value);
             secrets.add(decode(value));
           }
-          passwords.put(key, decode(value));
-        } else {
-          inUrl.add(pair);
         }
+        inUrl.add(pair);
       }
     }
     String url = inUrl.isEmpty() ? location : location + "?" + String.join("&", inUrl);
     String describe = describeUrl(location) + tableSuffix(own.table);
-    return new JdbcSettings(
-        url, dialect, names, passwords, own.table, own.create, describe, secrets);
+    return new JdbcSettings(url, dialect, names, own.table, own.create, describe, secrets);
   }
 
   /**
@@ -143,24 +134,15 @@ record JdbcSettings(
         null,
         null,
         List.of(),
-        Map.of(),
         own.table,
         own.create,
         "DataSource" + tableSuffix(own.table),
         List.of());
   }
 
-  /** The connection properties for the driver: the password parameters of the URL's query. */
-  Properties properties() {
-    Properties p = new Properties();
-    p.putAll(driverProperties);
-    return p;
-  }
-
   /** This setting with another description (a DataSource's, once its URL is known). */
   JdbcSettings describedAs(String description, Dialect detected) {
-    return new JdbcSettings(
-        url, detected, driverParameters, driverProperties, table, create, description, secrets);
+    return new JdbcSettings(url, detected, driverParameters, table, create, description, secrets);
   }
 
   /** What a description shows of the options: the table, unless it is the default. */

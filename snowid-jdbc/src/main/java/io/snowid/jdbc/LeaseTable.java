@@ -99,14 +99,16 @@ final class LeaseTable {
 
   /**
    * Inserts the row of a namespace ({@code ""}: the table's epoch row) unless it exists; a unique
-   * violation means another holder inserted it at the same time, which is as good.
+   * violation means another holder inserted it at the same time, which is as good; so does a
+   * serialization failure (PostgreSQL's ON CONFLICT under REPEATABLE READ or SERIALIZABLE, when the
+   * row another holder just inserted is not in the statement's snapshot).
    */
   static void insertNamespaceRow(Database.Session s, LeaseSql sql, String namespace)
       throws SQLException {
     try {
       s.update(sql.insertNamespaceRow, namespace);
     } catch (SQLException e) {
-      if (!Dialect.uniqueViolation(e)) {
+      if (!Dialect.uniqueViolation(e) && !Dialect.retryable(e)) {
         throw e;
       }
     }
