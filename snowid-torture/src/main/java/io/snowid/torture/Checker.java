@@ -494,6 +494,7 @@ final class Checker {
     for (FaultLog.Applied f : report.faults) {
       Report.Stall s = report.stalls.computeIfAbsent(f.kind(), k -> new Report.Stall());
       s.count++;
+      long recovery = 0;
       for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
         if (!f.affects(e.getKey())) {
           continue;
@@ -502,12 +503,13 @@ final class Checker {
           if (g[0] <= f.toMicros() && g[1] >= f.fromMicros()) {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
             if (g[0] <= f.toMicros() && g[1] > f.toMicros()) {
-              s.recoveryMicros = Math.max(s.recoveryMicros, g[1] - f.toMicros());
+              recovery = Math.max(recovery, g[1] - f.toMicros());
             }
             explained.add(g);
           }
         }
       }
+      s.recoveries.add(recovery);
     }
     for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
       for (long[] g : e.getValue()) {
@@ -556,7 +558,15 @@ final class Checker {
     static final class Stall {
       int count;
       long longestMicros;
-      long recoveryMicros;
+      final List<Long> recoveries = new ArrayList<>(); // per fault: healed until IDs again
+
+      long recoveryMicros(double quantile) {
+        List<Long> sorted = new ArrayList<>(recoveries);
+        sorted.sort(null);
+        return sorted.isEmpty()
+            ? 0
+            : sorted.get((int) Math.min(sorted.size() - 1, quantile * sorted.size()));
+      }
     }
 
     void example(List<String> examples, String text) {
@@ -610,13 +620,19 @@ final class Checker {
               "runs of increasing IDs: %d, of which %d overlapped another of the same node"
                   + " values and were merged from disk%n",
               runs, overlappingRuns));
-      sb.append("faults applied, and the longest stall (no IDs) of an affected worker slot:\n");
+      sb.append(
+          "faults applied; the longest stall (no IDs) of an affected worker slot that met one;"
+              + " from the fault's end to IDs again (median, longest):\n");
       stalls.forEach(
           (kind, s) ->
               sb.append(
                   String.format(
-                      "  %-18s %4d  longest stall %8.3f s, after healing %8.3f s%n",
-                      kind.label(), s.count, s.longestMicros / 1e6, s.recoveryMicros / 1e6)));
+                      "  %-18s %4d  longest stall %8.3f s  after healing %7.3f s, %7.3f s%n",
+                      kind.label(),
+                      s.count,
+                      s.longestMicros / 1e6,
+                      s.recoveryMicros(0.5) / 1e6,
+                      s.recoveryMicros(1) / 1e6)));
       sb.append(
           String.format(
               "longest stall not explained by a fault: %.3f s %s%n",
