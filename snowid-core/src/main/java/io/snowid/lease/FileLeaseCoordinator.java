@@ -740,7 +740,18 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     return changed.toMillis() <= r.writtenAt() + WRITE_SLACK_MILLIS;
   }
 
+  /** Takes the chosen candidate; on any failure it is abandoned (lock dropped, claim given up). */
   private Lease take(Candidate c, AcquireRequest request, NamespaceView view) throws IOException {
+    try {
+      return takeOrThrow(c, request, view);
+    } catch (IOException | RuntimeException e) {
+      abandon(c);
+      throw e;
+    }
+  }
+
+  private Lease takeOrThrow(Candidate c, AcquireRequest request, NamespaceView view)
+      throws IOException {
     LeaseTerms terms = request.terms();
     long now = terms.localNowMillis();
     long previous = c.previous() == null ? Long.MIN_VALUE : c.previous().highWater();
@@ -774,13 +785,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             startAfter,
             Math.max(startAfter, terms.mayIssueUntilMillis()),
             terms.expiresAtMillis());
-    try {
-      NamespaceMarks.raise(dir, request.namespace(), record.ttlMillis(), record.highWater());
-      write(c.channel(), record);
-    } catch (IOException | RuntimeException e) {
-      abandon(c);
-      throw e;
-    }
+    NamespaceMarks.raise(dir, request.namespace(), record.ttlMillis(), record.highWater());
+    write(c.channel(), record);
     ProcessFileClaims.liveToken(token, c.path().toString());
     Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), record);
     held.put(token, h);

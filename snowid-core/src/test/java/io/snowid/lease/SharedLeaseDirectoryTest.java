@@ -303,6 +303,28 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
+   * Regression: a refusal after the id's file was created and locked (here for another user's
+   * forged mark) kept the file open and claimed. The id stayed taken in this JVM, and once the
+   * leaked channel was collected its inode was reused by another lease file, which then counted as
+   * held in this JVM (the JDK 25 run of the suite: "all 4 node ids ... are held").
+   */
+  @Test
+  void acquire_refusedAfterTheFileWasLocked_idFreeAgainOnceTheCauseIsGone() throws Exception {
+    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
+    chmod(leases, 01777);
+    Path forged = leases.resolve("ns@65534");
+    long future = System.currentTimeMillis() + Duration.ofDays(3650).toMillis();
+    Files.writeString(forged, "ttl=2000\nhigh-water=" + future + "\n");
+    giveTo(forged, "nobody");
+
+    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
+      assertThatThrownBy(() -> acquire(c, "ns", 4)).isInstanceOf(NodeIdUnavailableException.class);
+      Files.delete(forged);
+      assertThat(acquire(c, "ns", 4).nodeId()).isZero();
+    }
+  }
+
+  /**
    * Review of issue 11, finding 5: another user planted a shared longest-ttl file and holds a lock
    * on it from a real process; this user neither waits for it nor trusts it.
    */
