@@ -417,12 +417,27 @@ final class Database implements AutoCloseable {
     }
 
     /**
-     * Runs an UPDATE on MariaDB/MySQL that sets {@code LAST_INSERT_ID(expr)}: its row count and the
-     * value of {@code expr}, which the server sends back with the row count (one round trip).
+     * Runs an UPDATE on MariaDB/MySQL that sets {@code LAST_INSERT_ID(expr)} on the one row it
+     * changes: its row count and the value of {@code expr}. One round trip when the server sends
+     * the value back with the row count; two when a trigger on the table kept it from doing so.
      *
-     * @return {@code {rows, value}}; value 0 if no row was changed
+     * @return {@code {rows, value}}; value 0 if no row was changed, or if the connection's {@code
+     *     LAST_INSERT_ID()} was 0 (never the value of a changed row's {@code expr} that is not 0)
      */
     long[] updateReturningLastInsertId(String sql, Object... args) throws SQLException {
+      /* The server puts expr in the "insert id" of the row count's OK packet only while its note
+       * that this statement called LAST_INSERT_ID(expr) stands (mysql_update: "If
+       * LAST_INSERT_ID(X) was used, report X", else 0), and every statement of a trigger clears
+       * that note when it ends (THD::cleanup_after_query), in MariaDB and MySQL alike. So with any
+       * trigger on the table, AFTER or BEFORE, inserting into an AUTO_INCREMENT table or not, the
+       * packet says 0 and the driver returns no key: snowid took that 0 as the database's clock
+       * (1970) and fenced at every renewal (RELIABILITY.md, finding 1). A trigger never puts its own
+       * value there: an id its INSERT generated, or a LAST_INSERT_ID(Y) it called, is undone when
+       * the trigger ends (the server restores the caller's LAST_INSERT_ID), and the field is 0 or
+       * the connection's LAST_INSERT_ID(), which the changed row's expr set. That value is per
+       * connection and still expr after the statement, so a changed row without a key is read
+       * back with SELECT LAST_INSERT_ID() on the same connection: a second round trip only where
+       * a trigger runs. */
       try (PreparedStatement ps = prepare(sql, Statement.RETURN_GENERATED_KEYS, args)) {
         int rows = ps.executeUpdate();
         long value = 0;
@@ -430,6 +445,10 @@ final class Database implements AutoCloseable {
           if (keys.next()) {
             value = keys.getLong(1);
           }
+        }
+        if (rows > 0 && value == 0) {
+          Long read = queryOne("SELECT LAST_INSERT_ID()", rs -> rs.getLong(1));
+          value = read == null ? 0 : read;
         }
         return new long[] {rows, value};
       }

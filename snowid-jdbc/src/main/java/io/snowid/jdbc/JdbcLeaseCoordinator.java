@@ -70,8 +70,12 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * Renewal and release are one statement each, conditional on (namespace, node id, instance,
    * token). A renewal answers NOW and the expiry: UPDATE … RETURNING on PostgreSQL, SELECT … FROM
    * FINAL TABLE (UPDATE …) on H2, and on MariaDB/MySQL (no RETURNING for UPDATE) the statement sets
-   * LAST_INSERT_ID(NOW), which the server sends back with the row count: still one round trip. A
-   * renewal of an expired lease that nobody took since succeeds: the token still names this holder,
+   * LAST_INSERT_ID(NOW), which the server sends back with the row count: still one round trip.
+   * With a trigger on the table the server sends 0 there instead (any statement of a trigger
+   * clears its note that LAST_INSERT_ID(X) was called), and the renewal reads the value with
+   * SELECT LAST_INSERT_ID() on the same connection, which a trigger cannot change
+   * (Database.Session.updateReturningLastInsertId); a 0 there too fails the renewal as unavailable,
+   * never taken as the database's time. A renewal of an expired lease that nobody took since succeeds: the token still names this holder,
    * so no one else can have issued under the id. One that matches no row is a LeaseTakenException;
    * a second query then says why (released, taken by whom, row gone).
    *
@@ -380,7 +384,19 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                 return row != null ? row : whyNot(s, lease);
               }
               long[] r = s.updateReturningLastInsertId(sql.renew, args);
-              return r[0] == 0 ? whyNot(s, lease) : new long[] {r[1], r[1] + ttl};
+              if (r[0] == 0) {
+                return whyNot(s, lease);
+              }
+              if (r[1] <= 0) { // never the database's clock: never taken as its time
+                throw new NodeIdUnavailableException(
+                    "renewal on "
+                        + describe()
+                        + " changed the lease's row but the database's clock could not be read"
+                        + " back (LAST_INSERT_ID() is "
+                        + r[1]
+                        + ")");
+              }
+              return new long[] {r[1], r[1] + ttl};
             });
     return new Lease(
         lease.namespace(),

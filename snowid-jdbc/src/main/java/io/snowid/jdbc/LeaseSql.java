@@ -57,7 +57,8 @@ final class LeaseSql {
   /**
    * (ttl, promise, promise, namespace, node id, instance, token) Extends a lease and raises its
    * high-water mark, if it is still this holder's; on MariaDB/MySQL NOW is also the statement's
-   * {@code LAST_INSERT_ID}, which comes back with its row count.
+   * {@code LAST_INSERT_ID}, which comes back with its row count (or is read with {@code SELECT
+   * LAST_INSERT_ID()} where a trigger on the table kept it from coming back).
    */
   final String renew;
 
