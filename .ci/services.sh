@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ensure_services: makes sure PostgreSQL, MariaDB and Redis answer on 127.0.0.1 before the build.
+# ensure_services: makes sure PostgreSQL, MariaDB and Redis answer on 127.0.0.1 before the build,
+# and that the fault tests' tools (faketime, iptables) are installed.
 #
 #   PostgreSQL 127.0.0.1:5432  user postgres (trust), database test
 #   MariaDB    127.0.0.1:3306  user root (no password), database test
@@ -215,10 +216,38 @@ ensure_services() {
     _maria_answers _maria_start _maria_database || failed=1
   _svc_ensure Redis 127.0.0.1:6379 redis-cli redis-tools \
     _redis_answers _redis_start - || failed=1
+  _tools_ensure || failed=1
   if [[ "$failed" -ne 0 && "${CI:-}" == "true" ]]; then
     return 1
   fi
   return 0
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tools the fault tests use: libfaketime (a child JVM's wall clock stepped at run time) and
+# iptables (a simulated host's link cut). Installed when missing; with CI=true one that is still
+# missing fails the run, as a service does (the tests that need them fail too, never skip).
+
+_tools_ensure() {
+  local log="$SERVICES_LOG_DIR/tools.log"
+  local -a missing=()
+  _svc_have faketime || missing+=(faketime)
+  _svc_have iptables || missing+=(iptables)
+  if ((${#missing[@]} > 0)); then
+    _svc_apt_install "$log" "${missing[@]}" || true
+  fi
+  local bad=0
+  for tool in faketime iptables; do
+    if _svc_have "$tool"; then
+      echo "== tools: $tool at $(command -v "$tool")"
+    elif [[ "${CI:-}" == "true" ]]; then
+      echo "== tools: ERROR: $tool is missing and could not be installed (log $log)" >&2
+      bad=1
+    else
+      echo "== tools: WARNING: $tool is missing (log $log); the fault tests that need it fail" >&2
+    fi
+  done
+  return "$bad"
 }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
