@@ -49,6 +49,11 @@ final class MonotonicTimeSource implements TimeSource {
   }
 
   @Override
+  public long nanoTime() {
+    return ticker.nanoTime();
+  }
+
+  @Override
   public long awaitMillis(long target) {
     boolean interrupted = false;
     long now;

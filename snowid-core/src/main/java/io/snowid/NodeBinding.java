@@ -32,6 +32,22 @@ final class NodeBinding implements GrantListener {
    * Closing the generator publishes a binding fenced for that reason, with the time of the close,
    * before the lease is released, and no grant is bound after it: the release itself hands over a
    * grant whose deadline is long past (before any epoch), which says neither why nor since when.
+   *
+   * Real time. A grant's deadline is in the time source's milliseconds (limitTick), the times IDs
+   * carry, so that the next holder, which starts after the confirmed high-water mark, never meets
+   * them. For a source that never steps back and runs no faster than real time against the lease
+   * (MonotonicTimeSource), that deadline also comes before the registry's expiry in real time. A
+   * source that may step back (the wall clock, or any source of the application's) reaches it up
+   * to the step later: the generator would go on issuing, under a lease the registry has expired
+   * (RELIABILITY.md, finding 2). So for such a source a binding also carries the grant's deadline
+   * in real time (the lease's monotonic clock: when the confirmed request was sent, plus the lease
+   * time less the margin), and nothing is reserved after it: checked where a time unit is entered
+   * on the fast path, and before every reservation of the slow path, and again before a run that
+   * waited for its time is returned. The first call that finds it passed (and gets no renewal at
+   * once) replaces the binding with one fenced for that reason, so the rest of a time unit entered
+   * before the deadline is not issued later either, when a step back makes the clock read that unit
+   * again. What remains is one time unit in flight: the IDs of a unit a caller entered just before
+   * the deadline. The monotonic source pays nothing on its fast path: realTimeBound is false.
    */
 
   /**
@@ -45,15 +61,8 @@ final class NodeBinding implements GrantListener {
     final long startAfterMillis; // IDs carry times after it: the node's high-water mark, or MIN
     final String fencedReason; // non-null: nothing may be issued under this binding
     final long fencedSinceMillis; // when it was fenced for that reason; MIN: when asked
-
-    Binding(
-        NodeGrant grant,
-        long nodeBits,
-        long limitTick,
-        long startAfterMillis,
-        String fencedReason) {
-      this(grant, nodeBits, limitTick, startAfterMillis, fencedReason, Long.MIN_VALUE);
-    }
+    final boolean realTimeBound; // the source may step back and the grant has a real deadline
+    final long realLimitNanos; // if realTimeBound: nothing is reserved once nanoTime reaches it
 
     Binding(
         NodeGrant grant,
@@ -61,13 +70,30 @@ final class NodeBinding implements GrantListener {
         long limitTick,
         long startAfterMillis,
         String fencedReason,
-        long fencedSinceMillis) {
+        boolean realTime) {
+      this(grant, nodeBits, limitTick, startAfterMillis, fencedReason, Long.MIN_VALUE, realTime);
+    }
+
+    /**
+     * @param realTime whether the time source may step back: then the grant's real-time deadline,
+     *     if it has one, bounds the binding too
+     */
+    Binding(
+        NodeGrant grant,
+        long nodeBits,
+        long limitTick,
+        long startAfterMillis,
+        String fencedReason,
+        long fencedSinceMillis,
+        boolean realTime) {
       this.grant = grant;
       this.nodeBits = nodeBits;
       this.limitTick = limitTick;
       this.startAfterMillis = startAfterMillis;
       this.fencedReason = fencedReason;
       this.fencedSinceMillis = fencedSinceMillis;
+      this.realTimeBound = realTime && grant.validUntilNanos().isPresent();
+      this.realLimitNanos = realTimeBound ? grant.validUntilNanos().getAsLong() : 0;
     }
   }
 
@@ -86,6 +112,7 @@ final class NodeBinding implements GrantListener {
   private final NodeSources.Resolved node;
   private final long startAfterMillis;
   private final Generator generator;
+  private final boolean realTime; // the source may step back: bindings check real time too
   private final Object lock = new Object();
 
   /** The binding in force: the generator reads it once per attempt and again after its CAS. */
@@ -113,6 +140,7 @@ final class NodeBinding implements GrantListener {
     this.node = node;
     this.startAfterMillis = startAfterMillis;
     this.generator = generator;
+    this.realTime = !(time instanceof MonotonicTimeSource);
   }
 
   /**
@@ -156,11 +184,13 @@ final class NodeBinding implements GrantListener {
       long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
       if (!renewal) {
         current =
-            new Binding(grant, bits, -1, startAfter, "binding new node values " + grant.values());
+            new Binding(
+                grant, bits, -1, startAfter, "binding new node values " + grant.values(), realTime);
         generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
       }
       current =
-          new Binding(grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem);
+          new Binding(
+              grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem, realTime);
     }
   }
 
@@ -198,6 +228,45 @@ final class NodeBinding implements GrantListener {
     }
     renewalMissed = b;
     return false;
+  }
+
+  /**
+   * Whether {@code b} is bounded in real time and its real-time deadline has passed, by the time
+   * source's monotonic clock. False at once for a source that never steps back.
+   */
+  boolean pastRealDeadline(Binding b) {
+    return b.realTimeBound && time.nanoTime() - b.realLimitNanos >= 0;
+  }
+
+  /**
+   * The real-time deadline of {@code b} passed and no renewal came: replaces {@code b}, if still in
+   * force, with a binding fenced for that reason (so that no caller issues under it on the fast
+   * path either, whatever the clock reads), until the lease binds a new grant; returns why.
+   */
+  LeaseLostException fenceInRealTime(Binding b, long nowTicks) {
+    long nowMillis = position.millisAt(nowTicks);
+    long lateMillis = Math.max(0, (time.nanoTime() - b.realLimitNanos) / 1_000_000L);
+    long since = nowMillis - lateMillis;
+    String reason =
+        "the lease from "
+            + b.grant.source()
+            + " was not renewed by its deadline in real time ("
+            + lateMillis
+            + " ms ago by this process's monotonic clock; the registry may then give the node"
+            + " values to another process)"
+            + (nowMillis < b.grant.validUntilMillis()
+                ? ", though this time source reads "
+                    + Instant.ofEpochMilli(nowMillis)
+                    + ", before the deadline in its own time "
+                    + Instant.ofEpochMilli(b.grant.validUntilMillis())
+                    + " (it stepped back)"
+                : "");
+    synchronized (lock) {
+      if (current == b) {
+        current = new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, since, realTime);
+      }
+    }
+    return new LeaseLostException(b.grant.values(), Instant.ofEpochMilli(since), reason);
   }
 
   /** Why nothing can be issued under {@code b} at {@code nowTicks}. */
@@ -240,7 +309,18 @@ final class NodeBinding implements GrantListener {
         lease != null
             ? lease.status()
             : new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
-    long startAfter = current.startAfterMillis;
+    Binding b = current;
+    if (s.held() && pastRealDeadline(b)) {
+      return new NodeStatus(
+          false,
+          s.source(),
+          s.values(),
+          s.validUntil(),
+          "not renewed by the lease's deadline in real time (this time source stepped back)",
+          s.renewals(),
+          s.renewalFailures());
+    }
+    long startAfter = b.startAfterMillis;
     if (s.held()
         && startAfter != Long.MIN_VALUE
         && position.tickAt(time.millis()) <= position.tickAt(startAfter)) {
@@ -275,7 +355,8 @@ final class NodeBinding implements GrantListener {
                 -1,
                 b.startAfterMillis,
                 "the generator was closed and its lease from " + b.grant.source() + " released",
-                time.millis());
+                time.millis(),
+                realTime);
       }
     }
     node.lease().close();

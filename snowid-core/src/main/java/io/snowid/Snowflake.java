@@ -126,7 +126,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * @throws ClockMovedBackwardsException if the time source stepped back and the {@link
    *     ClockPolicy} does not absorb the step
    * @throws LayoutExpiredException past the layout's last instant
-   * @throws LeaseLostException if the node lease is not valid (lost, not renewed in time, released)
+   * @throws LeaseLostException if the node lease is not valid (lost, not renewed in time,
+   *     released); with a time source that may step back (the wall clock), also once the lease's
+   *     deadline has passed in real time, whatever the clock reads
    */
   @Override
   public long nextId() {
@@ -168,8 +170,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         next = position.positionAt(position.clockbackPart(s), now, firstSequence(s));
         t = now;
       }
-      if (t > now + lead || t > b.limitTick) {
-        return NO_ID;
+      if (t > now + lead || t > b.limitTick || fresh && node.pastRealDeadline(b)) {
+        return NO_ID; // (a new unit of a source that may step back, past the lease in real time)
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {
@@ -240,6 +242,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
           fresh = true;
         }
       }
+      if (node.pastRealDeadline(b)) { // after the clock's waits: nothing waits from here to the CAS
+        if (!node.awaitRenewal(b)) {
+          throw node.fenceInRealTime(b, now);
+        }
+        continue; // a grant came
+      }
       if (lastTick > b.limitTick) {
         if (lastTick > position.maxTick()) {
           throw expired(now);
@@ -271,8 +279,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (fresh) {
         clock.raiseHigh(first);
       }
-      if (lastTick > now + lead && !clock.awaitRun(lastTick, now, call)) {
-        continue; // clockback: the run is given up; the next round counts the step
+      if (lastTick > now + lead
+          && (!clock.awaitRun(lastTick, now, call) || node.pastRealDeadline(b))) {
+        continue; // clockback: the run is given up (the next round counts the step); or the lease
+        // ran out in real time while the run waited for its time: the next round fences
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {

@@ -38,6 +38,17 @@ public interface TimeSource {
     return now >= target || now < seenMillis ? now : awaitMillis(target);
   }
 
+  /**
+   * A monotonic nanosecond counter of the clocks this source reads ({@link Ticker#nanoTime()}),
+   * with an arbitrary origin: real time, which no step of the wall clock moves. A lease's deadline
+   * in real time is kept on it ({@link io.snowid.node.NodeGrant#validUntilNanos()}), and a
+   * generator whose source may step back checks it. The default is {@link System#nanoTime()}; the
+   * built-in sources answer from their {@link Ticker}, so that a manual ticker drives both.
+   */
+  default long nanoTime() {
+    return System.nanoTime();
+  }
+
   /** Wall clock at the first read, then {@link System#nanoTime()} elapsed; never goes back. */
   static TimeSource monotonic() {
     return new MonotonicTimeSource(Ticker.system());

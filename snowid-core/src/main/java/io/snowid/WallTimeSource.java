@@ -26,6 +26,11 @@ final class WallTimeSource implements TimeSource {
   }
 
   @Override
+  public long nanoTime() {
+    return ticker.nanoTime();
+  }
+
+  @Override
   public long awaitMillis(long target) {
     return awaitMillis(target, Long.MIN_VALUE);
   }

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -41,6 +42,13 @@ final class LeaseHolder implements NodeLease {
    * succeeds. A renewal never moves the deadline back, though after a step back of this clock it
    * computes an earlier one: the deadline in force was recorded in the high-water mark when it was
    * confirmed, so (2) holds for it whatever this clock does since.
+   *
+   * Real time. (1) holds in real time only for a clock that does not step back: after a step back
+   * the deadline above comes later by the step (RELIABILITY.md, finding 2). So each grant also
+   * carries its deadline on the time source's monotonic clock: nanoTime read before the request,
+   * plus the same lease time less the margin. It moves with each confirmed renewal (a later send:
+   * it never moves back but by a shorter grant, which is safe) and is cut to now by a fence. A
+   * generator on a source that may step back stops at whichever deadline comes first.
    *
    * Scheduling. One chain of tasks runs on the scheduler: each renewal (or acquisition retry)
    * schedules the next, replacing any still pending, so a renewal run on a generator's request
@@ -144,6 +152,7 @@ final class LeaseHolder implements NodeLease {
   }
 
   private void acquire() {
+    long sentNanos = time.nanoTime(); // before the request, as sent: the deadline is not late
     long sent = time.millis();
     long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
     Lease l =
@@ -180,13 +189,15 @@ final class LeaseHolder implements NodeLease {
       values.put(f.name(), unordered.get(f.name()));
     }
     this.lease = l;
+    long deadline = deadline(l, sent, mayIssue);
     this.grant =
         new NodeGrant(
             values,
-            deadline(l, sent, mayIssue),
+            deadline,
             l.highWaterMillis(),
             ++acquisitions,
-            coordinator.describe() + " node id " + l.nodeId());
+            coordinator.describe() + " node id " + l.nodeId(),
+            OptionalLong.of(realDeadline(sentNanos, sent, deadline)));
     this.detail = "held";
     this.lost = false;
     LOG.log(
@@ -203,6 +214,11 @@ final class LeaseHolder implements NodeLease {
   private long deadline(Lease l, long sent, long mayIssue) {
     long granted = l.expiresAtMillis() - l.coordinatorNowMillis();
     return Math.min(sent + granted - margin.toMillis(), mayIssue);
+  }
+
+  /** The deadline {@code deadline} (ID time) on the monotonic clock: as long after sentNanos. */
+  private static long realDeadline(long sentNanos, long sent, long deadline) {
+    return sentNanos + TimeUnit.MILLISECONDS.toNanos(deadline - sent);
   }
 
   /** Why the coordinator's clock is too far from this one; null if it is not, or it has none. */
@@ -314,6 +330,7 @@ final class LeaseHolder implements NodeLease {
     if (closed) {
       return;
     }
+    long sentNanos = time.nanoTime();
     long sent = time.millis();
     long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
     try {
@@ -330,7 +347,11 @@ final class LeaseHolder implements NodeLease {
         return;
       }
       lease = l;
-      publish(grant.renewed(Math.max(deadline(l, sent, mayIssue), grant.validUntilMillis())));
+      long deadline = deadline(l, sent, mayIssue);
+      publish(
+          grant.renewed(
+              Math.max(deadline, grant.validUntilMillis()),
+              realDeadline(sentNanos, sent, deadline)));
       renewals.incrementAndGet();
       detail = "held";
       lost = false;
@@ -379,8 +400,8 @@ final class LeaseHolder implements NodeLease {
     detail = why;
     lost = true;
     NodeGrant g = grant;
-    if (g.validUntilMillis() > at) {
-      publish(g.renewed(at));
+    if (g.validUntilMillis() > at || g.validUntilNanos().isPresent()) {
+      publish(g.renewed(Math.min(g.validUntilMillis(), at), time.nanoTime()));
     }
     LOG.log(Level.WARNING, "snowid fenced node " + g.values() + ": " + why);
   }

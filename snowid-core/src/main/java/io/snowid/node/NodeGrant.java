@@ -3,6 +3,7 @@ package io.snowid.node;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Permission to issue IDs with these node field values, until a deadline.
@@ -15,15 +16,32 @@ import java.util.Map;
  * @param acquisition identifies one acquisition: a renewal keeps it, a new acquisition (even of the
  *     same values) changes it
  * @param source where the values came from, for logs and status
+ * @param validUntilNanos the same deadline in real time: IDs may be issued only while the time
+ *     source's {@link io.snowid.TimeSource#nanoTime() nanoTime()} is before this (compared as
+ *     {@code nanoTime - validUntilNanos < 0}); empty for no bound in real time (static sources, and
+ *     grants made with the five-argument constructor). A generator whose time source may step back
+ *     (the wall clock) stops at whichever deadline comes first
  */
 public record NodeGrant(
     Map<String, Long> values,
     long validUntilMillis,
     long startAfterMillis,
     long acquisition,
-    String source) {
+    String source,
+    OptionalLong validUntilNanos) {
   public NodeGrant {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    validUntilNanos = validUntilNanos == null ? OptionalLong.empty() : validUntilNanos;
+  }
+
+  /** A grant with no deadline in real time: only the times IDs carry are bounded. */
+  public NodeGrant(
+      Map<String, Long> values,
+      long validUntilMillis,
+      long startAfterMillis,
+      long acquisition,
+      String source) {
+    this(values, validUntilMillis, startAfterMillis, acquisition, source, OptionalLong.empty());
   }
 
   /** Values held forever, from a static source. */
@@ -31,8 +49,20 @@ public record NodeGrant(
     return new NodeGrant(values, Long.MAX_VALUE, Long.MIN_VALUE, 0, source);
   }
 
-  /** The same acquisition with a later deadline. */
+  /** The same acquisition with another deadline in ID time; the real-time deadline is kept. */
   public NodeGrant renewed(long newValidUntilMillis) {
-    return new NodeGrant(values, newValidUntilMillis, startAfterMillis, acquisition, source);
+    return new NodeGrant(
+        values, newValidUntilMillis, startAfterMillis, acquisition, source, validUntilNanos);
+  }
+
+  /** The same acquisition with other deadlines, in ID time and in real time. */
+  public NodeGrant renewed(long newValidUntilMillis, long newValidUntilNanos) {
+    return new NodeGrant(
+        values,
+        newValidUntilMillis,
+        startAfterMillis,
+        acquisition,
+        source,
+        OptionalLong.of(newValidUntilNanos));
   }
 }

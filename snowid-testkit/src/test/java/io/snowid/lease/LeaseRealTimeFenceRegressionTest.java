@@ -1,0 +1,157 @@
+package io.snowid.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.Layout;
+import io.snowid.Snowflake;
+import io.snowid.TimeSource;
+import io.snowid.node.NodeLease;
+import io.snowid.testkit.ManualClock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * RELIABILITY.md, finding 2: a generator on the wall clock was fenced by the times its IDs carry
+ * only, so after a step back of its clock it went on issuing after the lease's deadline in real
+ * time, when the registry may already have given its node values to another process; and one that
+ * had stopped at its deadline issued again once a step back put its clock before it.
+ *
+ * <p>Lease time 10 s, so the margin is 2 s and a grant runs 8 s from the request that the
+ * coordinator confirmed, on both clocks. The manual clock's monotonic clock is real time; its wall
+ * clock is what steps. Renewals are scheduled 5 s apart in real time (the test is over long before)
+ * and fail on demand.
+ */
+class LeaseRealTimeFenceRegressionTest {
+  private static final Duration GRANT = Duration.ofSeconds(8); // ttl less the margin
+  private static final Duration MS = Duration.ofMillis(1);
+
+  private final ManualClock clock = ManualClock.create();
+  private final TimeSource time = TimeSource.wallClock(clock);
+  private final MemoryCoordinator coordinator = new MemoryCoordinator();
+
+  private NodeLease lease() {
+    return LeaseCoordinators.lease(
+        coordinator,
+        LeaseOptions.parse("memory?namespace=realtime&ttl=10s&renew=5s", Duration.ofSeconds(10)),
+        Layout.twitter(),
+        Map.of("datacenter", 1L),
+        time);
+  }
+
+  private Snowflake generator(NodeLease lease) {
+    return Snowflake.builder().lease(lease).timeSource(time).build();
+  }
+
+  @Test
+  void nextId_wallClockSteppedBackAndLeaseNotRenewed_stopsAtTheRealDeadline() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen = generator(lease);
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.stepBack(Duration.ofSeconds(5));
+      clock.advance(GRANT.minus(MS));
+      long last = gen.nextId(); // 1 ms before the deadline in real time: still held
+
+      clock.advance(MS); // the deadline in real time; by the wall clock 5 s are left
+
+      assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed by its deadline in real time")
+          .hasMessageContaining("(it stepped back)");
+      assertThat(gen.nodeStatus().held()).isFalse();
+      assertThat(gen.nodeStatus().detail()).contains("deadline in real time");
+      assertThat(last).isPositive();
+      assertThat(coordinator.renewCalls()).isPositive(); // asked once for a renewal, in vain
+    }
+  }
+
+  @Test
+  void nextId_stoppedAtTheDeadlineThenTheWallClockStepsBack_doesNotIssueAgain() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen = generator(lease);
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.advance(GRANT);
+      assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+
+      clock.stepBack(Duration.ofSeconds(3)); // the wall clock is before the deadline again
+
+      assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+      assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+      clock.advance(Duration.ofSeconds(1));
+      assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+    }
+  }
+
+  // The fast path checks the real deadline where it enters a time unit; a step back that makes the
+  // clock read the unit last issued again, after the deadline, must not reopen that unit.
+  @Test
+  void nextId_wallClockStepsBackIntoTheUnitLastIssuedAfterTheRealDeadline_doesNotIssue() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen = generator(lease);
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.advance(GRANT.minus(MS));
+      gen.nextId(); // the last unit entered before the deadline, its sequence mostly unused
+      clock.advance(Duration.ofMillis(2));
+      assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+
+      clock.stepBack(Duration.ofMillis(2)); // reads that unit again
+
+      assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed by its deadline in real time");
+    }
+  }
+
+  @Test
+  void nextId_wallClockSteppedBackAndTheRealDeadlinePassesWithTheLeaseHealthy_renewsAndIssues() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen = generator(lease);
+      long first = gen.nextId();
+      clock.stepBack(Duration.ofSeconds(5));
+      clock.advance(GRANT.plusSeconds(1)); // past the real deadline: a renewal moves it
+
+      long wall = clock.wallInstant().toEpochMilli();
+      long id = gen.nextId();
+      clock.advance(GRANT.minus(MS)); // within the renewed grant, counted from its request
+      long later = gen.nextId();
+
+      assertThat(coordinator.renewCalls()).isPositive();
+      assertThat(gen.layout().decode(id).timestampMillis()).isEqualTo(wall);
+      assertThat(later).isGreaterThan(id);
+      assertThat(first).isPositive();
+      assertThat(gen.nodeStatus().held()).isTrue();
+    }
+  }
+
+  @Test
+  void nextId_monotonicSourceAfterAWallClockStepBack_isFencedByItsOwnTime() {
+    TimeSource monotonic = TimeSource.monotonic(clock);
+    try (NodeLease lease =
+        LeaseCoordinators.lease(
+            coordinator,
+            LeaseOptions.parse(
+                "memory?namespace=realtime&ttl=10s&renew=5s", Duration.ofSeconds(10)),
+            Layout.twitter(),
+            Map.of("datacenter", 1L),
+            monotonic)) {
+      Snowflake gen = Snowflake.builder().lease(lease).timeSource(monotonic).build();
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.stepBack(Duration.ofSeconds(5)); // not followed
+      clock.advance(GRANT.minus(MS));
+      gen.nextId();
+
+      clock.advance(MS);
+
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed in time");
+    }
+  }
+}
