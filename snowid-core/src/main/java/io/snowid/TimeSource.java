@@ -5,10 +5,11 @@ package io.snowid;
  *
  * <p>{@link #monotonic()}, the default, reads the wall clock once and then advances by {@link
  * System#nanoTime()}: an NTP step backwards cannot make it go back, so the generator neither stalls
- * nor fails; it follows the wall clock forward when the wall clock gets ahead. {@link #wallClock()}
- * reads {@link System#currentTimeMillis()} on every call, for deployments that want IDs to follow
- * every correction of the wall clock; its steps backwards are handled by the generator's {@link
- * ClockPolicy}.
+ * nor fails; it follows the wall clock forward when the wall clock gets ahead, and while it is
+ * ahead of the wall clock (by more than 20 ms) it runs at 0.9 of real time until the two meet.
+ * {@link #wallClock()} reads {@link System#currentTimeMillis()} on every call, for deployments that
+ * want IDs to follow every correction of the wall clock; its steps backwards are handled by the
+ * generator's {@link ClockPolicy}.
  */
 public interface TimeSource {
   /** The current time in Unix milliseconds. */

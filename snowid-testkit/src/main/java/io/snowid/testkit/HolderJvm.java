@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,17 +58,26 @@ public final class HolderJvm implements AutoCloseable {
    * error to {@code dir/NAME.err}.
    */
   public static HolderJvm start(String uri, Path dir, String name) throws IOException {
+    return start(uri, dir, name, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, Path, String)}, with these variables added to the child's environment
+   * (e.g. libfaketime's, to step its wall clock).
+   */
+  public static HolderJvm start(String uri, Path dir, String name, Map<String, String> environment)
+      throws IOException {
     Path ids = dir.resolve(name + ".ids");
     Path err = dir.resolve(name + ".err");
-    Process p =
+    ProcessBuilder child =
         ChildJvm.of(
                 HolderMain.class,
                 List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"),
                 uri,
                 ids.toString())
-            .redirectError(err.toFile())
-            .start();
-    return new HolderJvm(p, ids, err);
+            .redirectError(err.toFile());
+    child.environment().putAll(environment);
+    return new HolderJvm(child.start(), ids, err);
   }
 
   /** Waits for the first line (printed at or after {@code fromIndex}) that starts with a word. */
