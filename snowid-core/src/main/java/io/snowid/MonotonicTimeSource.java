@@ -43,8 +43,9 @@ final class MonotonicTimeSource implements TimeSource {
    * reads an immutable Slew (one more volatile read, no lock) and goes to the synchronized resync
    * only when a check is due. Each state (the origin at rate 1 below nextResync; a Slew below its
    * checkAt and before its end) is used by a reader only up to its due point, because a reader
-   * reads the state before the clock (nextResync first: the volatile read orders the nanoTime read
-   * after it), and a state changes only in a resync at or after its due point, to a function that
+   * reads the state before the clock (nextResync, then origin, then nanoTime: the volatile reads
+   * order the clock's read after them; an origin read after the clock could be one published by a
+   * slew that ended meanwhile, and with the earlier clock reading would read back by the slew), and a state changes only in a resync at or after its due point, to a function that
    * reads the same there (a slew starts from the reading at that point; it ends where it has lost
    * its whole lead, or is folded into the origin at that point) or more (a jump forward). So a
    * reader holding a state that has just been replaced reads no more than the new state does at
@@ -133,8 +134,9 @@ final class MonotonicTimeSource implements TimeSource {
 
   @Override
   public long millis() {
-    long next = nextResync; // before the clock is read (see Reads)
-    long m = (ticker.nanoTime() - origin) / NANOS_PER_MILLI;
+    long next = nextResync; // the state, then the clock (see Reads)
+    long o = origin;
+    long m = (ticker.nanoTime() - o) / NANOS_PER_MILLI;
     return m < next ? m : slewRead();
   }
 
