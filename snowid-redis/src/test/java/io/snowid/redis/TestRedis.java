@@ -31,6 +31,7 @@ final class TestRedis implements AutoCloseable {
   private final List<String> extraArgs;
   private Process server;
   private Path config; // a configuration file to start with (Sentinel needs one)
+  private boolean paused; // SIGSTOPped: close() continues it first, so that it can exit
 
   private TestRedis(int port, Path dir, String... extraArgs) {
     this.port = port;
@@ -129,9 +130,37 @@ final class TestRedis implements AutoCloseable {
     assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("redis-server stopped").isTrue();
   }
 
+  /**
+   * SIGSTOP: the private server answers nothing (its keys' expiry times stand, by its clock) until
+   * {@link #close()}. Returns once the signal was sent.
+   */
+  void pause() throws IOException, InterruptedException {
+    signal("STOP");
+    paused = true;
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    if (server == null) {
+      throw new IllegalStateException("only a private server started here is signalled");
+    }
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(server.pid())).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).as("kill -" + name).isTrue();
+    assertThat(kill.exitValue()).as("kill -" + name + " " + server.pid()).isZero();
+  }
+
   @Override
   public void close() {
     if (server != null && server.isAlive()) {
+      if (paused) {
+        try {
+          signal("CONT"); // a stopped process takes SIGTERM only once continued
+        } catch (IOException e) {
+          server.destroyForcibly();
+        } catch (InterruptedException e) {
+          server.destroyForcibly();
+          Thread.currentThread().interrupt();
+        }
+      }
       server.destroy();
       try {
         if (!server.waitFor(10, TimeUnit.SECONDS)) {
