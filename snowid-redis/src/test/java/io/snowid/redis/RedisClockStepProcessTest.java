@@ -69,6 +69,7 @@ class RedisClockStepProcessTest {
                 "FAKETIME_TIMESTAMP_FILE", clock.toString(),
                 "FAKETIME_DONT_FAKE_MONOTONIC", "1", // nanoTime stays real
                 "FAKETIME_CACHE_DURATION", "1", // a step takes effect within 1 s
+                "FAKETIME_FORCE_MONOTONIC_FIX", "0", // else the JVM's timed waits spin
                 "NO_FAKE_STAT", "1"));
     holder.await("ready", 0, Duration.ofMinutes(2));
 

@@ -18,7 +18,9 @@ final class FakeClocks {
    * workers' ID times (nanoTime) stay comparable with the harness's. FAKETIME_CACHE_DURATION=1:
    * libfaketime reads the file again at most once a second, so a step takes effect within 1 s of
    * the write (the fault log has the write's time). NO_FAKE_STAT=1: file times stay the kernel's,
-   * as on a real host whose clock stepped.
+   * as on a real host whose clock stepped. FAKETIME_FORCE_MONOTONIC_FIX=0: with that fix (on by
+   * default with this glibc) the JVM's timed waits, on the real monotonic clock, return at once and
+   * its service threads spin: seconds of CPU at every start, which the stalls measured.
    */
   static final Path LIBRARY = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
 
@@ -46,6 +48,7 @@ final class FakeClocks {
         "FAKETIME_TIMESTAMP_FILE", file.toString(),
         "FAKETIME_DONT_FAKE_MONOTONIC", "1",
         "FAKETIME_CACHE_DURATION", "1",
+        "FAKETIME_FORCE_MONOTONIC_FIX", "0",
         "NO_FAKE_STAT", "1");
   }
 
