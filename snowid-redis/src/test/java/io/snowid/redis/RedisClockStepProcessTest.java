@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * allowed skew (RELIABILITY.md, finding 4).
  */
 class RedisClockStepProcessTest {
-  private static final Path LIBFAKETIME =
-      Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
+  private static final Path LIBFAKETIME = Libfaketime.LIBRARY;
   private static final long STEP_MILLIS = 2_500; // a slew of 15 s: the build pays for it
   private static final long SKEW_MILLIS = 1_000; // the default skew
   private static final double SLEW_RATE = 0.9; // MonotonicTimeSource.SLEW_RATE
@@ -55,7 +54,7 @@ class RedisClockStepProcessTest {
   @Test
   void nextId_wallClockSteppedForwardAndBack_issuesAgainOnceSlewedToWithinTheSkew()
       throws Exception {
-    assertThat(LIBFAKETIME).as("libfaketime (apt-get install faketime)").isReadable();
+    Libfaketime.require();
     TestRedis.shared().putInService(uri);
     Path clock = dir.resolve("clock");
     setClock(clock, 0);

@@ -2,7 +2,6 @@ package io.snowid.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.snowid.Layout;
 import io.snowid.testkit.ChildJvm;
@@ -49,8 +48,7 @@ class RedisWallClockFenceRegressionTest {
    * waits, which are on the real monotonic clock, return at once, and its service threads spin
    * reading the file: seconds of CPU at startup.
    */
-  private static final Path LIBFAKETIME =
-      Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
+  private static final Path LIBFAKETIME = Libfaketime.LIBRARY;
 
   private static final Duration TTL = Duration.ofSeconds(1);
   private static final Duration STEP = Duration.ofSeconds(3);
@@ -76,7 +74,7 @@ class RedisWallClockFenceRegressionTest {
   @ValueSource(strings = {"clockback", "wait"})
   void nextId_wallClockSteppedBackAsRedisStops_noIdAfterTheRegistrysExpiry(String policy)
       throws Exception {
-    requireLibfaketime();
+    Libfaketime.require();
     TestRedis redis = TestRedis.startPrivate(dir.resolve("redis"));
     opened.add(redis);
     redis.putInService(redis.uri() + "?prefix=snowid");
@@ -155,20 +153,6 @@ class RedisWallClockFenceRegressionTest {
     }
     if (policy.equals("wait")) {
       assertThat(lastByCount.keySet()).as("the wait policy never counts a step").containsOnly(0L);
-    }
-  }
-
-  private static void requireLibfaketime() {
-    if (!Files.isReadable(LIBFAKETIME)) {
-      String why =
-          "libfaketime is not installed ("
-              + LIBFAKETIME
-              + " is missing): apt-get install faketime. This test steps a process's wall clock"
-              + " with it.";
-      if ("true".equals(System.getenv("CI"))) {
-        fail(why + " CI=true: failing instead of skipping.");
-      }
-      assumeThat(false).as(why + " Skipped since CI is not true.").isTrue();
     }
   }
 
