@@ -170,8 +170,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         next = position.positionAt(position.clockbackPart(s), now, firstSequence(s));
         t = now;
       }
-      if (t > now + lead || t > b.limitTick || fresh && node.pastRealDeadline(b)) {
-        return NO_ID; // (a new unit of a source that may step back, past the lease in real time)
+      if (t > now + lead || t > b.limitTick || (fresh || t > now) && node.pastRealDeadline(b)) {
+        return NO_ID; // (a unit entered, or run ahead into under a lead, past the real deadline)
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {

@@ -86,6 +86,31 @@ class LeaseRealTimeFenceRegressionTest {
     }
   }
 
+  /**
+   * Review finding: with a lead, a step back no larger than the lead leaves the generator ahead of
+   * its clock, so it never entered a time unit "fresh" and the fast path skipped the real-time
+   * check: it went on issuing, unit after unit, for up to the step after the registry's expiry.
+   */
+  @Test
+  void nextId_wallClockSteppedBackWithinTheLeadAfterTheRealDeadline_doesNotIssue() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen =
+          Snowflake.builder().lease(lease).timeSource(time).maxLead(Duration.ofSeconds(5)).build();
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.advance(GRANT.minus(MS));
+      long last = gen.nextId(); // 1 ms before the deadline in real time
+      clock.stepBack(Duration.ofSeconds(3)); // within the lead: the generator is now ahead
+      clock.advance(MS); // the deadline in real time
+
+      assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed by its deadline in real time");
+      assertThat(last).isPositive();
+    }
+  }
+
   // The fast path checks the real deadline where it enters a time unit; a step back that makes the
   // clock read the unit last issued again, after the deadline, must not reopen that unit.
   @Test
