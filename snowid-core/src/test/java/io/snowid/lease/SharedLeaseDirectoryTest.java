@@ -60,6 +60,15 @@ class SharedLeaseDirectoryTest {
     return t;
   }
 
+  /** Another user's namespace marks file in {@code leases}, with a high-water mark of its own. */
+  private static Path plantNamespaceMark(Path leases, String user, int uid, long highWater)
+      throws IOException {
+    Path marks = leases.resolve("ns@" + uid);
+    Files.writeString(marks, "ttl=2000\nhigh-water=" + highWater + "\n");
+    giveTo(marks, user);
+    return marks;
+  }
+
   private static Lease acquire(LeaseCoordinator c, String namespace, long size) {
     return c.acquire(
         new AcquireRequest(
@@ -283,10 +292,8 @@ class SharedLeaseDirectoryTest {
   void acquire_anotherUsersHighWaterMarkInTheFuture_refusedNamingFileAndOwner() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
-    Path forged = leases.resolve("ns@65534");
     long future = System.currentTimeMillis() + Duration.ofDays(3650).toMillis();
-    Files.writeString(forged, "ttl=2000\nhigh-water=" + future + "\n");
-    giveTo(forged, "nobody");
+    Path forged = plantNamespaceMark(leases, "nobody", 65534, future);
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
       assertThatThrownBy(() -> acquire(c, "ns", 4))
@@ -312,10 +319,8 @@ class SharedLeaseDirectoryTest {
   void acquire_refusedAfterTheFileWasLocked_idFreeAgainOnceTheCauseIsGone() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
-    Path forged = leases.resolve("ns@65534");
     long future = System.currentTimeMillis() + Duration.ofDays(3650).toMillis();
-    Files.writeString(forged, "ttl=2000\nhigh-water=" + future + "\n");
-    giveTo(forged, "nobody");
+    Path forged = plantNamespaceMark(leases, "nobody", 65534, future);
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
       assertThatThrownBy(() -> acquire(c, "ns", 4)).isInstanceOf(NodeIdUnavailableException.class);
