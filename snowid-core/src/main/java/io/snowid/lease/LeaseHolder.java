@@ -40,9 +40,8 @@ final class LeaseHolder implements NodeLease {
    * whatever the clocks of the two hosts say. (1) holds for a time source that runs slower than
    * real time, at rate r, as long as r > (ttl - margin) / ttl, at most 0.8 with the margin below:
    * the default source runs at 0.9 at its slowest (MonotonicTimeSource.SLEW_RATE). A renewal that
-   * fails leaves the old deadline in
-   * force; the generator stops at it by itself and resumes when a renewal or an acquisition
-   * succeeds. A renewal never moves the deadline back, though after a step back of this clock it
+   * fails leaves the old deadline in force; the generator stops at it by itself and resumes when a
+   * renewal or an acquisition succeeds. A renewal never moves the deadline back, though after a step back of this clock it
    * computes an earlier one: the deadline in force was recorded in the high-water mark when it was
    * confirmed, so (2) holds for it whatever this clock does since.
    *
