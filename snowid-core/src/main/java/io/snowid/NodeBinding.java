@@ -41,15 +41,15 @@ final class NodeBinding implements GrantListener {
    * to the step later: the generator would go on issuing, under a lease the registry has expired
    * (RELIABILITY.md, finding 2). So for such a source a binding also carries the grant's deadline
    * in real time (the lease's monotonic clock: when the confirmed request was sent, plus the lease
-   * time less the margin), and nothing is reserved after it: checked on the fast path where a time
-   * unit is entered and whenever the position is ahead of the clock (under a lead, a step back no
-   * larger than the lead leaves it ahead, and it runs on into later units without entering one
-   * fresh: review finding, LeaseRealTimeFenceRegressionTest), and before every reservation of the slow path, and again before a run that
-   * waited for its time is returned. The first call that finds it passed (and gets no renewal at
-   * once) replaces the binding with one fenced for that reason, so the rest of a time unit entered
-   * before the deadline is not issued later either, when a step back makes the clock read that unit
-   * again. What remains is one time unit in flight: the IDs of a unit a caller entered just before
-   * the deadline. The monotonic source pays nothing on its fast path: realTimeBound is false.
+   * time less the margin), and nothing is reserved after it: checked on every call of the fast
+   * path (a check only where a unit was entered let a step back within a lead run on into later
+   * units, and let the rest of the unit last entered be issued after a step back with no call in
+   * between: review findings, LeaseRealTimeFenceRegressionTest), before every reservation of the
+   * slow path, and again before a run that waited for its time is returned. The first call that
+   * finds it passed (and gets no renewal at once) replaces the binding with one fenced for that
+   * reason. What remains is a caller between its check and its CAS. Such a generator pays one
+   * nanoTime read per ID; the monotonic source, and a source without a lease, pay one read of
+   * realTimeBound, which is false.
    */
 
   /**

@@ -170,8 +170,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         next = position.positionAt(position.clockbackPart(s), now, firstSequence(s));
         t = now;
       }
-      if (t > now + lead || t > b.limitTick || (fresh || t > now) && node.pastRealDeadline(b)) {
-        return NO_ID; // (a unit entered, or run ahead into under a lead, past the real deadline)
+      if (t > now + lead || t > b.limitTick || node.pastRealDeadline(b)) {
+        return NO_ID; // (the last: a lease's deadline in real time, for a source that steps back)
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {

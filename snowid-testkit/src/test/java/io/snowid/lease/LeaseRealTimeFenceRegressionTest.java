@@ -111,6 +111,30 @@ class LeaseRealTimeFenceRegressionTest {
     }
   }
 
+  /**
+   * Final review's finding: the unit last entered before the deadline, read again by the clock
+   * after a step back with no call in between, was issued on, however late (the fast path checked
+   * the deadline only where it entered a unit or ran ahead of the clock).
+   */
+  @Test
+  void tryNextId_idleThroughAStepBackIntoTheUnitLastEnteredAfterTheRealDeadline_doesNotIssue() {
+    try (NodeLease lease = lease()) {
+      Snowflake gen = generator(lease);
+      gen.nextId();
+      coordinator.failRenewals(true);
+      clock.advance(GRANT.minus(MS));
+      long last = gen.nextId(); // enters the unit 1 ms before the deadline in real time
+      clock.stepBack(Duration.ofSeconds(3));
+      clock.advance(Duration.ofSeconds(3)); // idle: the clock reads that unit again, 3 s late
+
+      assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+      assertThatThrownBy(gen::nextId)
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("not renewed by its deadline in real time");
+      assertThat(last).isPositive();
+    }
+  }
+
   // The fast path checks the real deadline where it enters a time unit; a step back that makes the
   // clock read the unit last issued again, after the deadline, must not reopen that unit.
   @Test
