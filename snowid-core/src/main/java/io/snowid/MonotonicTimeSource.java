@@ -38,8 +38,9 @@ final class MonotonicTimeSource implements TimeSource {
    * decides only whether a slew starts: one under way goes on until the source met the wall clock
    * (to within a read's rounding), so that it does not stay up to the tolerance ahead.
    *
-   * Reads. The hot path is one volatile read of nextResync, one of origin, one nanoTime and a
-   * division. While slewing, nextResync is Long.MIN_VALUE: every read takes slewRead(), which
+   * Reads. The hot path is one volatile read of nextResync, one of origin and one nanoTime, in
+   * nanoseconds (unixNanos(); millis() divides it), so that a generator can check its time unit with
+   * no division (Snowflake.tryNextId). While slewing, nextResync is Long.MIN_VALUE: every read takes slewRead(), which
    * reads an immutable Slew (one more volatile read, no lock) and goes to the synchronized resync
    * only when a check is due. Each state (the origin at rate 1 below nextResync; a Slew below its
    * checkAt and before its end) is used by a reader only up to its due point, because a reader
@@ -89,13 +90,13 @@ final class MonotonicTimeSource implements TimeSource {
 
   private final Ticker ticker;
   private volatile long origin;
-  private volatile long nextResync; // Long.MIN_VALUE while slewing: every read takes slewRead()
+  private volatile long nextResync; // Unix ns; Long.MIN_VALUE while slewing: reads take slewRead()
   private volatile Slew slew; // null unless slewing
 
   /**
    * A slew: from nanoTime {@code from} the source, {@code (nanoTime - origin)} at rate 1, loses one
    * nanosecond in {@link #SLEW_DIVISOR} until it has lost {@code loss}; a resync is due once it
-   * reads {@code checkAt} (milliseconds) or has lost it all.
+   * reads {@code checkAt} (Unix nanoseconds) or has lost it all.
    */
   private record Slew(long origin, long from, long loss, long checkAt) {
     long lostAt(long nanoTime) {
@@ -129,47 +130,56 @@ final class MonotonicTimeSource implements TimeSource {
     this.ticker = ticker;
     long wall = ticker.wallMillis();
     this.origin = ticker.nanoTime() - wall * NANOS_PER_MILLI;
-    this.nextResync = wall + RESYNC_EVERY_MILLIS;
+    this.nextResync = (wall + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI;
   }
 
   @Override
   public long millis() {
-    long next = nextResync; // the state, then the clock (see Reads)
-    long o = origin;
-    long m = (ticker.nanoTime() - o) / NANOS_PER_MILLI;
-    return m < next ? m : slewRead();
+    return unixNanos() / NANOS_PER_MILLI;
   }
 
-  /** A read while slewing, or a resync that is due. */
+  @Override
+  public long unixNanos() {
+    long next = nextResync; // the state, then the clock (see Reads)
+    long o = origin;
+    long n = ticker.nanoTime() - o;
+    return n < next ? n : slewRead();
+  }
+
+  /** A read while slewing, or a resync that is due; in Unix nanoseconds. */
   private long slewRead() {
     Slew s = slew;
     if (s != null) {
-      long n = ticker.nanoTime();
-      long m = s.nanosAt(n) / NANOS_PER_MILLI;
-      if (m < s.checkAt && !s.over(n)) {
-        return m;
+      long t = ticker.nanoTime();
+      long n = s.nanosAt(t);
+      if (n < s.checkAt && !s.over(t)) {
+        return n;
       }
     }
     return resync();
   }
 
+  /** Resyncs with the wall clock if due (see Slewing); returns a reading in Unix nanoseconds. */
   private synchronized long resync() {
     Slew s = slew;
     long before = ticker.nanoTime();
-    long m = nanosAt(s, before) / NANOS_PER_MILLI;
-    if (s == null ? m < nextResync : m < s.checkAt && !s.over(before)) {
-      return m; // another thread resynced meanwhile
+    long n = nanosAt(s, before);
+    if (s == null ? n < nextResync : n < s.checkAt && !s.over(before)) {
+      return n; // another thread resynced meanwhile
     }
+    long m = n / NANOS_PER_MILLI;
     // The wall clock between two readings of this source, under the lock: the lead is measured
     // from the one before, a jump forward made from the one after, so that a thread descheduled
     // between them makes neither go too far.
     long wall = ticker.wallMillis();
     long after = ticker.nanoTime();
-    long reading = nanosAt(s, after) / NANOS_PER_MILLI;
+    long readingNanos = nanosAt(s, after);
+    long reading = readingNanos / NANOS_PER_MILLI;
     long current = s == null ? origin : s.origin + s.lostAt(after); // rate-1 origin at `after`
     if (wall > reading) {
-      publish(current - (wall - reading) * NANOS_PER_MILLI, wall + RESYNC_EVERY_MILLIS);
-      return wall;
+      long jumped = current - (wall - reading) * NANOS_PER_MILLI;
+      publish(jumped, (wall + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
+      return after - jumped; // in the millisecond `wall`
     }
     long ahead = m - wall;
     // A slew starts only beyond the tolerance, and one under way goes on until it met the clock.
@@ -180,7 +190,7 @@ final class MonotonicTimeSource implements TimeSource {
               current,
               after,
               Math.min(ahead * NANOS_PER_MILLI, MAX_SLEW_NANOS),
-              reading + RESYNC_EVERY_MILLIS);
+              (reading + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
       if (s == null) {
         LOG.log(
             Level.INFO,
@@ -189,10 +199,10 @@ final class MonotonicTimeSource implements TimeSource {
             ahead,
             SLEW_RATE);
       }
-      return reading;
+      return readingNanos;
     }
-    publish(current, reading + RESYNC_EVERY_MILLIS);
-    return reading;
+    publish(current, (reading + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
+    return readingNanos;
   }
 
   /** Runs at rate 1 from {@code newOrigin}: the slew and origin first, nextResync last. */

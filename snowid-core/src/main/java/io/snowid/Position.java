@@ -7,6 +7,8 @@ package io.snowid;
  * methods here, which the JIT inlines (the class is final).
  */
 final class Position {
+  private static final long NANOS_PER_MILLI = 1_000_000L;
+
   /*
    * A position is (clockback | tick | sequence), highest bits first, so positions order exactly as
    * the IDs composed from them, and the next position is position + 1: a spent sequence carries
@@ -20,6 +22,9 @@ final class Position {
    */
   private final long epochMillis;
   private final long unitMillis;
+  private final long epochNanos;
+  private final long unitNanos;
+  private final long lastNanoTick; // the last tick that ends within long nanoseconds; -1: none
   private final long maxTick;
   private final int seqBits;
   private final long seqMask;
@@ -49,6 +54,43 @@ final class Position {
     this.idTimeShift = layout.timeField().shift();
     this.idSeqShift = seq.shift();
     this.idCbShift = layout.clockbackField().map(Layout.Field::shift).orElse(0);
+    this.unitNanos = unitMillis * NANOS_PER_MILLI; // a unit is at most a day
+    long epochNs;
+    long lastTick;
+    try {
+      epochNs = Math.multiplyExact(epochMillis, NANOS_PER_MILLI);
+      // floor((MAX - unit - epoch) / unit), one less at most: ticks up to it end by Long.MAX_VALUE
+      lastTick =
+          epochNs == Long.MIN_VALUE
+              ? -1
+              : Math.floorDiv(Long.MAX_VALUE - unitNanos, unitNanos)
+                  - Math.floorDiv(epochNs, unitNanos)
+                  - 1;
+    } catch (ArithmeticException e) { // an epoch before 1677: no tick is checked in nanoseconds
+      epochNs = 0;
+      lastTick = -1;
+    }
+    this.epochNanos = epochNs;
+    this.lastNanoTick = lastTick;
+  }
+
+  /*
+   * inTick is exact. For a tick up to lastNanoTick, its start S = epochNanos + tick * unitNanos and
+   * its end S + unitNanos fit in a long, so the difference unixNanos - S, taken modulo 2^64 as Java
+   * computes it, lies in [0, unitNanos) exactly when the true difference does: a true difference
+   * of -2^64 + r would need unixNanos below S + unitNanos - 2^64, which is below Long.MIN_VALUE.
+   * A tick beyond lastNanoTick (centuries ahead of 2262, or a layout with an epoch before 1677)
+   * answers false, and the caller decides in ticks.
+   */
+
+  /**
+   * Whether a reading of the time source in Unix nanoseconds ({@link TimeSource#unixNanos()}) falls
+   * within {@code tick}: the reading's tick is {@code tick}, found with a multiplication that does
+   * not wait for the clock and no division. False when the tick cannot be checked in nanoseconds.
+   */
+  boolean inTick(long unixNanos, long tick) {
+    return tick <= lastNanoTick
+        && Long.compareUnsigned(unixNanos - epochNanos - tick * unitNanos, unitNanos) < 0;
   }
 
   /** The tick of a reading of the time source (Unix ms): whole time units since the epoch. */

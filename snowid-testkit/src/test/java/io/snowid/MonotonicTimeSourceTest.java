@@ -260,4 +260,49 @@ class MonotonicTimeSourceTest {
     clock.stepBack(Duration.ofSeconds(5));
     assertThat(source.millis()).isEqualTo(start - 5000);
   }
+
+  @Test
+  void unixNanos_randomStepsBothWaysAndSlews_agreesWithMillisAndNeverGoesBack() {
+    TimeSource source = TimeSource.monotonic(clock);
+    SplittableRandom random = new SplittableRandom(26);
+    long last = source.unixNanos();
+    for (int i = 0; i < 200_000; i++) {
+      switch (random.nextInt(40)) {
+        case 0 -> clock.stepBack(Duration.ofMillis(random.nextLong(1, 3000)));
+        case 1 -> clock.set(clock.wallInstant().plusMillis(random.nextLong(1, 3000)));
+        default -> clock.advance(Duration.ofNanos(random.nextLong(2_000_000)));
+      }
+      long nanos = source.unixNanos();
+      assertThat(nanos).isGreaterThanOrEqualTo(last);
+      assertThat(source.millis()).isEqualTo(Math.floorDiv(nanos, 1_000_000L)); // no time passed
+      last = nanos;
+    }
+  }
+
+  @Test
+  void unixNanos_default_isMillisInNanosSaturatedOutsideTheLongRange() {
+    long[] reading = {0};
+    TimeSource source =
+        new TimeSource() {
+          @Override
+          public long millis() {
+            return reading[0];
+          }
+
+          @Override
+          public long awaitMillis(long target) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    for (long millis : new long[] {1_764_000_000_123L, -5, 0, Long.MAX_VALUE / 1_000_000L}) {
+      reading[0] = millis;
+      assertThat(source.unixNanos()).isEqualTo(millis * 1_000_000L);
+    }
+    reading[0] = Long.MAX_VALUE / 1_000_000L + 1;
+    assertThat(source.unixNanos()).isEqualTo(Long.MAX_VALUE);
+    reading[0] = Long.MIN_VALUE / 1_000_000L - 1;
+    assertThat(source.unixNanos()).isEqualTo(Long.MIN_VALUE);
+    reading[0] = Long.MAX_VALUE;
+    assertThat(source.unixNanos()).isEqualTo(Long.MAX_VALUE);
+  }
 }
