@@ -39,8 +39,11 @@ final class MonotonicTimeSource implements TimeSource {
    * (to within a read's rounding), so that it does not stay up to the tolerance ahead.
    *
    * Reads. The hot path is one volatile read of nextResync, one of origin and one nanoTime, in
-   * nanoseconds (unixNanos(); millis() divides it), so that a generator can check its time unit with
-   * no division (Snowflake.tryNextId). While slewing, nextResync is Long.MIN_VALUE: every read takes slewRead(), which
+   * nanoseconds (unixNanos(); millis() divides it), so that the generator checks its time unit with
+   * no division (Snowflake.tryNextId). unixNanos() is package-private on purpose: the generator
+   * trusts it as this source's own reading, which a method of a user's TimeSource need not be.
+   * Instants in nanoseconds saturate at Long.MAX_VALUE (2262): the division rounds down, so
+   * millis() is floorDiv(unixNanos(), 10^6) also before 1970. While slewing, nextResync is Long.MIN_VALUE: every read takes slewRead(), which
    * reads an immutable Slew (one more volatile read, no lock) and goes to the synchronized resync
    * only when a check is due. Each state (the origin at rate 1 below nextResync; a Slew below its
    * checkAt and before its end) is used by a reader only up to its due point, because a reader
@@ -130,16 +133,16 @@ final class MonotonicTimeSource implements TimeSource {
     this.ticker = ticker;
     long wall = ticker.wallMillis();
     this.origin = ticker.nanoTime() - wall * NANOS_PER_MILLI;
-    this.nextResync = (wall + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI;
+    this.nextResync = nanosOf(wall + RESYNC_EVERY_MILLIS);
   }
 
   @Override
   public long millis() {
-    return unixNanos() / NANOS_PER_MILLI;
+    return Math.floorDiv(unixNanos(), NANOS_PER_MILLI);
   }
 
-  @Override
-  public long unixNanos() {
+  /** This source's reading in Unix nanoseconds: {@link #millis()} is its floor in milliseconds. */
+  long unixNanos() {
     long next = nextResync; // the state, then the clock (see Reads)
     long o = origin;
     long n = ticker.nanoTime() - o;
@@ -167,18 +170,18 @@ final class MonotonicTimeSource implements TimeSource {
     if (s == null ? n < nextResync : n < s.checkAt && !s.over(before)) {
       return n; // another thread resynced meanwhile
     }
-    long m = n / NANOS_PER_MILLI;
+    long m = Math.floorDiv(n, NANOS_PER_MILLI);
     // The wall clock between two readings of this source, under the lock: the lead is measured
     // from the one before, a jump forward made from the one after, so that a thread descheduled
     // between them makes neither go too far.
     long wall = ticker.wallMillis();
     long after = ticker.nanoTime();
     long readingNanos = nanosAt(s, after);
-    long reading = readingNanos / NANOS_PER_MILLI;
+    long reading = Math.floorDiv(readingNanos, NANOS_PER_MILLI);
     long current = s == null ? origin : s.origin + s.lostAt(after); // rate-1 origin at `after`
     if (wall > reading) {
       long jumped = current - (wall - reading) * NANOS_PER_MILLI;
-      publish(jumped, (wall + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
+      publish(jumped, nanosOf(wall + RESYNC_EVERY_MILLIS));
       return after - jumped; // in the millisecond `wall`
     }
     long ahead = m - wall;
@@ -190,7 +193,7 @@ final class MonotonicTimeSource implements TimeSource {
               current,
               after,
               Math.min(ahead * NANOS_PER_MILLI, MAX_SLEW_NANOS),
-              (reading + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
+              nanosOf(reading + RESYNC_EVERY_MILLIS));
       if (s == null) {
         LOG.log(
             Level.INFO,
@@ -201,8 +204,13 @@ final class MonotonicTimeSource implements TimeSource {
       }
       return readingNanos;
     }
-    publish(current, (reading + RESYNC_EVERY_MILLIS) * NANOS_PER_MILLI);
+    publish(current, nanosOf(reading + RESYNC_EVERY_MILLIS));
     return readingNanos;
+  }
+
+  /** A due point in Unix nanoseconds, saturated: past 2262 no resync is due any more. */
+  private static long nanosOf(long millis) {
+    return Position.nanosOf(millis);
   }
 
   /** Runs at rate 1 from {@code newOrigin}: the slew and origin first, nextResync last. */

@@ -84,13 +84,30 @@ final class Position {
    */
 
   /**
-   * Whether a reading of the time source in Unix nanoseconds ({@link TimeSource#unixNanos()}) falls
-   * within {@code tick}: the reading's tick is {@code tick}, found with a multiplication that does
-   * not wait for the clock and no division. False when the tick cannot be checked in nanoseconds.
+   * Whether a reading of the time source in Unix nanoseconds falls within {@code tick}: the
+   * reading's tick is {@code tick}, found with a multiplication that does not wait for the clock
+   * and no division. False when the tick cannot be checked in nanoseconds.
    */
   boolean inTick(long unixNanos, long tick) {
     return tick <= lastNanoTick
         && Long.compareUnsigned(unixNanos - epochNanos - tick * unitNanos, unitNanos) < 0;
+  }
+
+  /**
+   * Unix milliseconds in Unix nanoseconds, saturated at {@link Long#MIN_VALUE} and {@link
+   * Long#MAX_VALUE} outside what a long of nanoseconds holds (1677 to 2262).
+   */
+  static long nanosOf(long millis) {
+    long n = millis * NANOS_PER_MILLI;
+    if (Math.multiplyHigh(millis, NANOS_PER_MILLI) != (n >> 63)) {
+      return millis < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return n;
+  }
+
+  /** The tick of a reading in Unix nanoseconds, unless saturated (see {@link #nanosOf}). */
+  long tickAtNanos(long unixNanos) {
+    return tickAt(Math.floorDiv(unixNanos, NANOS_PER_MILLI));
   }
 
   /** The tick of a reading of the time source (Unix ms): whole time units since the epoch. */

@@ -73,6 +73,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   private final Layout layout;
   private final TimeSource time;
+  private final MonotonicTimeSource fine; // the default source, read in nanoseconds; else null
   private final ClockPolicy policy;
   private final Position position;
   private final ClockStepGuard clock;
@@ -85,6 +86,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private Snowflake(SnowflakeSettings settings, NodeSources.Resolved nodeSource) {
     this.layout = settings.layout();
     this.time = settings.time();
+    this.fine = time instanceof MonotonicTimeSource m ? m : null;
     this.policy = settings.policy();
     this.lead = settings.leadTicks();
     this.random = settings.random();
@@ -162,7 +164,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     // The common case, the source within the tick of the next position, is checked on the reading
     // in nanoseconds: no division between the clock read and the CAS (BENCHMARKS.md, "Round two:
     // the uncapped hot path"). Anything else is decided in ticks, from the same reading.
-    long nanos = time.unixNanos();
+    long nanos = fine != null ? fine.unixNanos() : Position.nanosOf(time.millis());
     Binding b = node.current;
     long s = state;
     long next = s + 1;
@@ -181,7 +183,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private long ticksAt(long unixNanos) {
     return unixNanos == Long.MAX_VALUE || unixNanos == Long.MIN_VALUE
         ? ticks()
-        : position.tickAt(Math.floorDiv(unixNanos, 1_000_000L));
+        : position.tickAtNanos(unixNanos);
   }
 
   /**

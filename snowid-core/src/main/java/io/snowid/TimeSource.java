@@ -16,22 +16,6 @@ public interface TimeSource {
   long millis();
 
   /**
-   * The current time in Unix nanoseconds, the same reading as {@link #millis()} at a finer grain:
-   * {@code Math.floorDiv(unixNanos(), 1_000_000)} is what {@link #millis()} reads at that instant,
-   * and it never goes back where {@link #millis()} does not. Outside what a {@code long} of
-   * nanoseconds holds (1677 to 2262) it saturates at {@link Long#MIN_VALUE} or {@link
-   * Long#MAX_VALUE}. A generator checks its time unit with it on the hot path. The default is
-   * {@link #millis()} × 10<sup>6</sup>, right for any source; {@link #monotonic()} reads it finer.
-   */
-  default long unixNanos() {
-    long m = millis();
-    long n = m * 1_000_000L;
-    return Math.multiplyHigh(m, 1_000_000L) == (n >> 63)
-        ? n
-        : m < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-  }
-
-  /**
    * Blocks, by parking, until {@link #millis()} reads at least {@code target}, and returns that
    * reading. If the source steps back while waiting it returns early with the lower reading, so
    * that the caller never parks for the length of a clock step. An interrupt does not end the wait
