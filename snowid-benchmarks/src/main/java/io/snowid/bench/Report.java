@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,8 +14,10 @@ import java.util.Objects;
 
 /**
  * Reads JMH JSON result files ({@code -rf json -rff FILE}) of {@link Capped}, {@link CappedYitter},
- * {@link Batch} and {@link Uncapped} and prints one Markdown table, snowid next to each peer with
- * the ratio snowid/peer, then the targets of BENCHMARKS.md (section "Targets"), met or missed.
+ * {@link Batch}, {@link Floor} and {@link Uncapped} and prints one Markdown table, snowid next to
+ * each peer with the ratio snowid/peer, then the targets of BENCHMARKS.md (section "Targets"), met
+ * or missed. A file named {@code loaded-LOAD.json} holds capped runs made while bench/run.sh ran
+ * the background load LOAD (bench/Load.java): they get rows and a target of their own.
  *
  * <p>{@code java -cp benchmarks.jar io.snowid.bench.Report results-*.json}
  */
@@ -69,7 +72,10 @@ public final class Report {
     }
   }
 
+  private static final String LOADED = "Loaded ";
+
   private final List<Run> runs = new ArrayList<>();
+  private final LinkedHashSet<String> loads = new LinkedHashSet<>();
   private final List<String> rows = new ArrayList<>();
   private final List<String> targets = new ArrayList<>();
 
@@ -90,6 +96,14 @@ public final class Report {
   @SuppressWarnings("unchecked")
   private void read(Path file) throws IOException {
     Object parsed = Json.parse(Files.readString(file, StandardCharsets.UTF_8));
+    String name = file.getFileName().toString();
+    String load =
+        name.startsWith("loaded-") && name.endsWith(".json")
+            ? name.substring("loaded-".length(), name.length() - ".json".length())
+            : null;
+    if (load != null) {
+      loads.add(load);
+    }
     for (Object o : (List<Object>) parsed) {
       Map<String, Object> j = (Map<String, Object>) o;
       String bench = (String) j.get("benchmark");
@@ -105,6 +119,9 @@ public final class Report {
       }
       if (group.equals("CappedYitter")) {
         run = new Run("Capped", gen, threads, j);
+      }
+      if (load != null) {
+        run = new Run(LOADED + load, run.generator, threads, j);
       }
       runs.add(run);
     }
@@ -191,6 +208,30 @@ public final class Report {
           r -> r.secondary(CpuProfiler.CORES),
           "Capped",
           2);
+    }
+    for (String load : loads) {
+      generatorRow(
+          "capped nextId under load '" + load + "': throughput / cap",
+          1,
+          "fraction",
+          true,
+          r -> r.generator.equals(UUID) ? null : r.primary().scale(1 / Peers.CAP),
+          LOADED + load,
+          4);
+      generatorRow(
+          "capped nextId under load '" + load + "': CPU per 1M IDs",
+          1,
+          "CPU-s",
+          false,
+          r -> scaled(r.secondary(CpuProfiler.CPU_PER_OP), 1e-3),
+          LOADED + load,
+          4);
+    }
+    for (int t : threadCounts) {
+      Metric floor = metric("Floor", "clockAndAdd", t, r -> r.secondary(CpuProfiler.CPU_PER_OP));
+      if (floor != null) {
+        single("floor: nanoTime() + one shared getAndIncrement(), CPU per op", t, "ns", floor, 1);
+      }
     }
     for (String size : List.of("256", "4096")) {
       double n = Double.parseDouble(size);
@@ -302,7 +343,7 @@ public final class Report {
       row.append(" | ").append(c);
       if (m != null
           && !Double.isNaN(m.score)
-          && !(group.equals("Capped") && p.equals(DRIFTS))
+          && !((group.equals("Capped") || group.startsWith(LOADED)) && p.equals(DRIFTS))
           && (best == null || (higherIsBetter ? m.score > best.score : m.score < best.score))) {
         best = m;
         bestName = p;
@@ -394,6 +435,35 @@ public final class Report {
                   + fmt(cpu.score / clock.score, 2)
                   + ", limit 2)");
         }
+      }
+    }
+    for (String load : loads) {
+      ToMetric fraction = r -> r.primary().scale(1 / Peers.CAP);
+      Metric frac = metric(LOADED + load, SNOWID, 1, fraction);
+      Metric best = null;
+      String bestName = null;
+      for (String p : PEERS) {
+        Metric m = metric(LOADED + load, p, 1, fraction);
+        if (m != null && !p.equals(DRIFTS) && (best == null || m.score > best.score)) {
+          best = m;
+          bestName = p;
+        }
+      }
+      if (frac != null && best != null) {
+        target(
+            frac.score >= best.score,
+            "capped throughput under load '"
+                + load
+                + "', 1 thread, ≥ the best spinning peer's: "
+                + fmt(frac.score, 4)
+                + " ± "
+                + fmt(frac.error, 4)
+                + " vs "
+                + bestName
+                + " "
+                + fmt(best.score, 4)
+                + " ± "
+                + fmt(best.error, 4));
       }
     }
     Metric un = metric("Uncapped", SNOWID, 1, Run::primary);
