@@ -9,6 +9,12 @@ package io.snowid;
 final class Position {
   private static final long NANOS_PER_MILLI = 1_000_000L;
 
+  /**
+   * How far behind the source a generator at full load goes on issuing the ticks it was not running
+   * in (Snowflake, "Catch-up"): the time in such an ID lags the source by less than this.
+   */
+  static final long CATCH_UP_MILLIS = 10;
+
   /*
    * A position is (clockback | tick | sequence), highest bits first, so positions order exactly as
    * the IDs composed from them, and the next position is position + 1: a spent sequence carries
@@ -25,6 +31,7 @@ final class Position {
   private final long epochNanos;
   private final long unitNanos;
   private final long lastNanoTick; // the last tick that ends within long nanoseconds; -1: none
+  private final long catchUpTicks; // how many ticks behind the source a catch-up may go on
   private final long maxTick;
   private final int seqBits;
   private final long seqMask;
@@ -55,6 +62,8 @@ final class Position {
     this.idSeqShift = seq.shift();
     this.idCbShift = layout.clockbackField().map(Layout.Field::shift).orElse(0);
     this.unitNanos = unitMillis * NANOS_PER_MILLI; // a unit is at most a day
+    // the lag stays below (catchUpTicks + 1) units <= CATCH_UP_MILLIS: none for units of 10 ms up
+    this.catchUpTicks = Math.max(0, CATCH_UP_MILLIS / unitMillis - 1);
     long epochNs;
     long lastTick;
     try {
@@ -167,6 +176,21 @@ final class Position {
   /** The position at {@code tick} and {@code sequence}, with the given clockback part. */
   long positionAt(long clockbackPart, long tick, long sequence) {
     return clockbackPart | (tick << seqBits) | sequence;
+  }
+
+  /**
+   * Whether the position after {@code s}, in tick {@code t} behind the source's tick {@code now},
+   * is issued late rather than skipped for a fresh start at {@code now}: {@code t} lies less than
+   * {@link #CATCH_UP_MILLIS} behind the source, and the generator is at full load: the tick of
+   * {@code s} is {@code fullLoadTick}, the latest tick entered by carry (its predecessor spent).
+   */
+  boolean catchesUp(long s, long t, long now, long fullLoadTick) {
+    return now - t <= catchUpTicks && tick(s) == fullLoadTick;
+  }
+
+  /** Whether {@code position} is the first of its tick, at sequence 0. */
+  boolean startsTick(long position) {
+    return (position & seqMask) == 0;
   }
 
   /** Whether more than half of the tick of {@code position} was used up to it. */

@@ -54,6 +54,19 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * only waiting a monotonic source ever causes, and it parks rather than spins (the peers spin
    * a core at the cap: BENCHMARKS.md, "Results", the "cores busy" rows).
    *
+   * Catch-up: a generator at full load that was off the CPU across tick boundaries (a late
+   * wake-up, a preempted vCPU, a GC pause) goes on from its position in the tick it stopped in, if
+   * that tick lies less than CATCH_UP_MILLIS behind the source (Position.catchesUp): the ticks it
+   * slept through are issued late, each ID stamped with its own tick, until it has caught up,
+   * instead of being lost. "At full load": the position's tick is the latest tick entered by
+   * carry, its predecessor's whole sequence spent (fullLoadTick, written off the fast path: where
+   * a spent tick's successor is reserved, or reached while catching up). A generator below its cap
+   * enters the tick the source reads, as before. The time in an ID is never ahead of the source, and at full load lags
+   * it by less than CATCH_UP_MILLIS; fullLoadTick is a hint only: whatever a race makes of it, a
+   * position is taken by CAS (unique, increasing) and never lies ahead of the reading or more than
+   * the catch-up behind it. Measured: BENCHMARKS.md, "Round two: capped at 1 thread, quiet and
+   * under load".
+   *
    * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
    * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
    * stays even). A tick entered by carry, or after a busy tick, starts at 0, so the sustained
@@ -82,6 +95,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   private final RandomGenerator random; // null: ThreadLocalRandom
 
   private volatile long state; // the position: (clockback | tick | sequence)
+
+  /**
+   * The latest tick entered by carry, its predecessor's sequence spent (off the fast path); -1:
+   * none.
+   */
+  private volatile long fullLoadTick = -1;
 
   private Snowflake(SnowflakeSettings settings, NodeSources.Resolved nodeSource) {
     this.layout = settings.layout();
@@ -195,7 +214,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       long s = state;
       long next = s + 1;
       long t = position.tick(next);
-      boolean fresh = t < now;
+      boolean fresh = t < now && !position.catchesUp(s, t, now, fullLoadTick);
       if (fresh) {
         next = position.positionAt(position.clockbackPart(s), now, firstSequence(s));
         t = now;
@@ -206,6 +225,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {
           clock.raiseHigh(next);
+        }
+        if (!fresh && position.startsTick(next)) { // entered by carry: at full load
+          fullLoadTick = t;
         }
         if (node.current == b) { // else new node values were bound meanwhile: skip the position
           return position.compose(b.nodeBits, next);
@@ -251,7 +273,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       long cbPart = position.clockbackPart(s);
       long first = s + 1;
       long t = position.tickAbove(cbPart, first);
-      boolean fresh = t < now;
+      boolean fresh = t < now && !position.catchesUp(s, t, now, fullLoadTick);
       if (fresh) {
         first = position.positionAt(cbPart, now, firstSequence(s));
         t = now;
@@ -308,6 +330,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (fresh) {
         clock.raiseHigh(first);
+      }
+      if (!fresh && position.startsTick(first)) { // entered by carry: at full load
+        fullLoadTick = t;
       }
       if (lastTick > now + lead
           && (!clock.awaitRun(lastTick, now, call) || node.pastRealDeadline(b))) {
