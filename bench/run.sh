@@ -8,10 +8,13 @@
 #   bench/run.sh -wi 1 -i 2      # extra arguments go to every JMH invocation (a quick look)
 #   REPORT_ONLY=1 bench/run.sh   # reprint the table from the last results
 #   LOADS= bench/run.sh          # skip the capped runs under load (default LOADS="spin alloc")
+#   CAPPED_ONLY=1 bench/run.sh   # only the 1-thread capped runs: quiet and under each load
 #
-# After the quiet runs, the capped generators run again at 1 thread under each background load of
-# bench/Load.java (spin: two busy-loop threads; alloc: a second JVM with two CPU-bound threads that
-# allocate), started and stopped here; and bench/ParkCost.java measures what a park costs.
+# After the quiet runs, the capped generators run again at 1 thread, quiet and under each
+# background load of bench/Load.java (spin: two busy-loop threads; alloc: a second JVM with two
+# CPU-bound threads that allocate), started and stopped here, in iterations of 8 s: snowid's
+# catch-up may issue up to 10 ms of ticks from before an iteration, at most 0.13 % of 8 s. Then
+# bench/ParkCost.java measures what a park costs.
 #
 # Results (JMH JSON, logs, the table) land in snowid-benchmarks/target/results/.
 set -euo pipefail
@@ -43,15 +46,20 @@ if [[ -z "${REPORT_ONLY:-}" ]]; then
 
   # 1, 2, 5: saturated generators on the default 41/5/5/12 layout, one shared instance,
   # 1 and 4 threads: throughput (vs the 4.096M/s cap), CPU per ID, allocation.
-  SATURATED='^io\.snowid\.bench\.(Capped|CappedYitter|Batch|Floor)\.'
-  jmh saturated-t1 "$SATURATED" -t 1 -prof io.snowid.bench.CpuProfiler -prof gc
-  jmh saturated-t4 "$SATURATED" -t 4 -prof io.snowid.bench.CpuProfiler -prof gc
-  # 3, 4: uncapped cost (41/1/21), the clock floor, allocation of nextId and decode.
-  jmh uncapped '^io\.snowid\.bench\.Uncapped\.' -t 1 -prof gc
+  if [[ -z "${CAPPED_ONLY:-}" ]]; then
+    SATURATED='^io\.snowid\.bench\.(Capped|CappedYitter|Batch|Floor)\.'
+    jmh saturated-t1 "$SATURATED" -t 1 -prof io.snowid.bench.CpuProfiler -prof gc
+    jmh saturated-t4 "$SATURATED" -t 4 -prof io.snowid.bench.CpuProfiler -prof gc
+    # 3, 4: uncapped cost (41/1/21), the clock floor, allocation of nextId and decode.
+    jmh uncapped '^io\.snowid\.bench\.Uncapped\.' -t 1 -prof gc
+  fi
+  CAPPED_T1='^io\.snowid\.bench\.(Capped\.(snowid|westid|hutool|cosid|classic)|CappedYitter\.yitter)$'
+  LONG=(-wi 1 -w 2 -i 3 -r 8 -p method=2 -t 1 -prof io.snowid.bench.CpuProfiler)
   # 1 on a busy machine: snowid and the spinning peers at 1 thread, under each scripted load; how
   # late a parked thread wakes, quiet and under each load.
   echo "quiet:" >"$OUT/wake.txt"
   "$JAVA" bench/WakeLateness.java | tee -a "$OUT/wake.txt" >&2
+  jmh loaded-quiet "$CAPPED_T1" "${LONG[@]}"
   for load in ${LOADS-spin alloc}; do
     "$JAVA" -Xmx256m bench/Load.java "$load" 2 &
     load_pid=$!
@@ -59,9 +67,7 @@ if [[ -z "${REPORT_ONLY:-}" ]]; then
     echo "load $load started: $(uptime)" | tee -a "$OUT/load.txt" >&2
     echo "under load $load:" >>"$OUT/wake.txt"
     "$JAVA" bench/WakeLateness.java | tee -a "$OUT/wake.txt" >&2
-    jmh "loaded-$load" \
-      '^io\.snowid\.bench\.(Capped\.(snowid|westid|hutool|cosid|classic)|CappedYitter\.yitter)$' \
-      -p method=2 -t 1 -prof io.snowid.bench.CpuProfiler
+    jmh "loaded-$load" "$CAPPED_T1" "${LONG[@]}"
     echo "load $load stopping: $(uptime)" | tee -a "$OUT/load.txt" >&2
     kill "$load_pid"
     wait "$load_pid" 2>/dev/null || true
@@ -72,8 +78,8 @@ if [[ -z "${REPORT_ONLY:-}" ]]; then
   echo "end:   $(uptime)" | tee -a "$OUT/load.txt" >&2
 fi
 
-"$JAVA" -cp "$JAR" io.snowid.bench.Report "$OUT"/saturated-t1.json "$OUT"/saturated-t4.json \
-  "$OUT"/uncapped.json $(ls "$OUT"/loaded-*.json 2>/dev/null) | tee "$OUT/report.md"
+"$JAVA" -cp "$JAR" io.snowid.bench.Report $(ls "$OUT"/saturated-t1.json "$OUT"/saturated-t4.json \
+  "$OUT"/uncapped.json "$OUT"/loaded-*.json 2>/dev/null) | tee "$OUT/report.md"
 if [[ -f "$OUT/wake.txt" ]]; then
   echo
   echo "Wake-up lateness (bench/WakeLateness.java):"

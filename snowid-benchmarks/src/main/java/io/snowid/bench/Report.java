@@ -211,7 +211,7 @@ public final class Report {
     }
     for (String load : loads) {
       generatorRow(
-          "capped nextId under load '" + load + "': throughput / cap",
+          "capped nextId, " + loadLabel(load) + ": throughput / cap",
           1,
           "fraction",
           true,
@@ -219,7 +219,7 @@ public final class Report {
           LOADED + load,
           4);
       generatorRow(
-          "capped nextId under load '" + load + "': CPU per 1M IDs",
+          "capped nextId, " + loadLabel(load) + ": CPU per 1M IDs",
           1,
           "CPU-s",
           false,
@@ -449,12 +449,20 @@ public final class Report {
           bestName = p;
         }
       }
+      if (frac != null && load.equals("quiet")) {
+        target(
+            frac.score >= 0.997,
+            "capped throughput ≥ 0.997 of the cap, 1 thread, 8 s iterations: "
+                + fmt(frac.score, 4)
+                + " ± "
+                + fmt(frac.error, 4));
+      }
       if (frac != null && best != null) {
         target(
             frac.score >= best.score,
-            "capped throughput under load '"
-                + load
-                + "', 1 thread, ≥ the best spinning peer's: "
+            "capped throughput, "
+                + loadLabel(load)
+                + ", 1 thread, ≥ the best spinning peer's: "
                 + fmt(frac.score, 4)
                 + " ± "
                 + fmt(frac.error, 4)
@@ -522,6 +530,10 @@ public final class Report {
               + " B/op for one DecodedId (with compressed oops the object alone is 48 B; more"
               + " means it allocates beyond itself)");
     }
+  }
+
+  private static String loadLabel(String load) {
+    return load.equals("quiet") ? "quiet, 8 s iterations" : "under load '" + load + "'";
   }
 
   private void target(boolean met, String text) {
