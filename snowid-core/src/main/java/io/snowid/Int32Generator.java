@@ -13,7 +13,9 @@ import java.time.Instant;
  * #wrapWindow()}): an ID issued now may be issued again that long later. Use it only where IDs
  * expire before that (westid's case: temporary QR codes), and decode with a reference time inside
  * the window. Within the window the IDs of one generator are unique and increasing; 32 workers
- * issue at most 32,000 IDs/s each.
+ * issue at most 32,000 IDs/s each. At full load an ID may carry a time up to 10 ms before it was
+ * issued ({@link Snowflake}'s catch-up), so its next issue may come up to 10 ms less than the
+ * window after it, in real time.
  */
 public final class Int32Generator implements AutoCloseable {
   /*

@@ -16,8 +16,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * A Snowflake ID generator: every ID carries the time it was issued, the node fields of this
- * generator and a sequence within the time unit.
+ * A Snowflake ID generator: every ID carries the time it was issued (at full load, up to 10 ms
+ * earlier: see below), the node fields of this generator and a sequence within the time unit.
  *
  * <p>Guarantees, for one instance:
  *
@@ -25,7 +25,12 @@ import java.util.random.RandomGenerator;
  *   <li>IDs are unique and strictly increasing across all threads (linearizable): an ID is greater
  *       than every ID returned before its call began. A batch is a contiguous run.
  *   <li>The time in an ID is never ahead of the {@link TimeSource} when the ID is returned, unless
- *       a {@linkplain Builder#maxLead lead} was configured, and then by at most the lead.
+ *       a {@linkplain Builder#maxLead lead} was configured, and then by at most the lead. It is the
+ *       time the source read, except at full load: a generator whose sequence was spent and that
+ *       was then off the CPU across time units (a late wake-up, a GC pause) issues the units it
+ *       missed late, lagging the source read by less than 10 ms, until it has caught up (also for
+ *       calls in the 10 ms after a tick was spent, if they come slower). An ID reserved before its
+ *       caller parked is returned when the caller runs again.
  *   <li>When the sequence of a time unit is spent, callers wait for the next unit by parking.
  *   <li>A time source reading behind the last issued time is handled by the {@link ClockPolicy}.
  *   <li>Past the layout's {@linkplain Layout#lastInstant() last instant} no ID is issued: {@link
@@ -59,13 +64,16 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * that tick lies less than CATCH_UP_MILLIS behind the source (Position.catchesUp): the ticks it
    * slept through are issued late, each ID stamped with its own tick, until it has caught up,
    * instead of being lost. "At full load": the position's tick is the latest tick entered by
-   * carry, its predecessor's whole sequence spent (fullLoadTick, written off the fast path: where
-   * a spent tick's successor is reserved, or reached while catching up). A generator below its cap
-   * enters the tick the source reads, as before. The time in an ID is never ahead of the source, and at full load lags
-   * it by less than CATCH_UP_MILLIS; fullLoadTick is a hint only: whatever a race makes of it, a
-   * position is taken by CAS (unique, increasing) and never lies ahead of the reading or more than
-   * the catch-up behind it. Measured: BENCHMARKS.md, "Round two: capped at 1 thread, quiet and
-   * under load".
+   * carry, its predecessor's whole sequence spent (fullLoadTick, written off the fast path: where a
+   * spent tick's successor is reserved, or reached while catching up). A generator below its cap
+   * enters the tick the source reads, as before, except in the 10 ms after a tick was spent: the
+   * hint is not cleared, catchesUp's bound ends it. The time in an ID is never ahead of the
+   * source, and lags the reading it was issued on by less than CATCH_UP_MILLIS. A catch-up checks
+   * the lease's deadline and the layout's end at the reading, not at the lagging tick, and raises
+   * the clock-step guard's `high` with the reading (review of the first version). fullLoadTick is a hint only: whatever a
+   * race makes of it, a position is taken by CAS (unique, increasing) and never lies ahead of the
+   * reading or more than the catch-up behind it. Measured: BENCHMARKS.md, "Round two: capped at 1
+   * thread, quiet and under load".
    *
    * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
    * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
@@ -219,12 +227,15 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         next = position.positionAt(position.clockbackPart(s), now, firstSequence(s));
         t = now;
       }
-      if (t > now + lead || t > b.limitTick || node.pastRealDeadline(b)) {
+      // a catch-up position lies behind now: the lease's deadline and the layout's end are now's
+      if (t > now + lead || Math.max(t, now) > b.limitTick || node.pastRealDeadline(b)) {
         return NO_ID; // (the last: a lease's deadline in real time, for a source that steps back)
       }
       if (STATE.compareAndSet(this, s, next)) {
         if (fresh) {
           clock.raiseHigh(next);
+        } else if (t < now) { // caught up: the reading still counts for the clock-step guard
+          clock.raiseHigh(position.positionAt(position.clockbackPart(next), now, 0));
         }
         if (!fresh && position.startsTick(next)) { // entered by carry: at full load
           fullLoadTick = t;
@@ -300,8 +311,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         }
         continue; // a grant came
       }
-      if (lastTick > b.limitTick) {
-        if (lastTick > position.maxTick()) {
+      if (Math.max(lastTick, now) > b.limitTick) { // a catch-up run lies behind now
+        if (Math.max(lastTick, now) > position.maxTick()) {
           throw expired(now);
         }
         if (now > b.limitTick) {
@@ -330,6 +341,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
       }
       if (fresh) {
         clock.raiseHigh(first);
+      } else if (t < now) { // caught up: the reading still counts for the clock-step guard
+        clock.raiseHigh(position.positionAt(cbPart, now, 0));
       }
       if (!fresh && position.startsTick(first)) { // entered by carry: at full load
         fullLoadTick = t;
@@ -355,11 +368,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /**
    * The sequence of a tick entered because the clock moved on. After a busy tick (more than half
-   * its sequence used) it is 0: a saturated generator that was off the CPU across a tick boundary
-   * keeps the whole new tick (measured against a random start: BENCHMARKS.md, "Proposed core
-   * changes, measured"). Otherwise a random value below half the range, so low-traffic IDs do not
-   * all end in 0 and id % n stays even (a deterministic carry-over fails that: with one ID per ms,
-   * id % 5 then stays constant for 2048 IDs at a time).
+   * its sequence used) it is 0: a saturated generator that was off the CPU across a tick boundary,
+   * for longer than a catch-up goes, keeps the whole new tick (measured against a random start:
+   * BENCHMARKS.md, "Proposed core changes, measured"). Otherwise a random value below half the
+   * range, so low-traffic IDs do not all end in 0 and id % n stays even (a deterministic carry-over
+   * fails that: with one ID per ms, id % 5 then stays constant for 2048 IDs at a time).
    */
   private long firstSequence(long s) {
     return position.busy(s) ? 0 : position.spread(randomBits());

@@ -1,8 +1,12 @@
 package io.snowid;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.lease.LeaseLostException;
+import io.snowid.node.NodeGrant;
 import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -133,5 +137,71 @@ class SnowflakeCatchUpTest {
 
     assertThat(timeOf(gen, next)).isEqualTo(source.millis() / 10 * 10);
     assertThat(timeOf(gen, next)).isGreaterThan(timeOf(gen, id));
+  }
+
+  // ---- review of the first version: a catch-up is judged at the reading, not its lagging tick
+  // ----
+
+  @Test
+  void nextId_catchUpWouldRunPastTheLeaseDeadline_issuesNothingAfterIt() {
+    long deadline = source.millis() + 3;
+    ManualLease lease =
+        new ManualLease(
+            new NodeGrant(
+                Map.of("datacenter", 1L, "worker", 1L), deadline, Long.MIN_VALUE, 1, "hand"));
+    Snowflake gen = Snowflake.builder().lease(lease).timeSource(source).build();
+    spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(5))); // wakes after the deadline
+    gen.nextId(); // reserved before the deadline, before the park
+
+    assertThat(source.millis()).isGreaterThan(deadline);
+    assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
+    assertThat(gen.tryNextId()).isEqualTo(Snowflake.NO_ID);
+  }
+
+  @Test
+  void nextId_catchUpWouldRunPastTheLayoutsEnd_throwsExpired() {
+    Layout tiny = Layout.parse("time=10,worker=1,sequence=4,epoch=" + (source.millis() - 1020));
+    Snowflake gen = Snowflake.builder().layout(tiny).node("worker", 0).timeSource(source).build();
+    long max = tiny.sequenceField().max();
+    long id;
+    do {
+      id = gen.nextId();
+    } while (tiny.decode(id).sequence() < max
+        || tiny.decode(id).timestampMillis() < source.millis());
+    clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(8))); // wakes past the last instant
+    gen.nextId();
+
+    assertThat(source.millis()).isGreaterThan(tiny.lastInstant().toEpochMilli());
+    assertThatThrownBy(gen::nextId).isInstanceOf(LayoutExpiredException.class);
+  }
+
+  @Test
+  void nextId_wallClockStepsBackAfterACatchUpWithFailPolicy_throwsAtOnce() {
+    TimeSource wall = TimeSource.wallClock(clock);
+    Snowflake gen =
+        Snowflake.builder()
+            .node("datacenter", 1)
+            .node("worker", 1)
+            .timeSource(wall)
+            .clockPolicy(ClockPolicy.FAIL)
+            .build();
+    spendTheUnit(gen);
+    clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(6)));
+    gen.nextId(); // reserved, returned 6 ms late
+    long id = gen.nextId(); // a catch-up: its reading counts
+    assertThat(timeOf(gen, id)).isLessThan(wall.millis());
+    clock.stepBack(Duration.ofMillis(3)); // below the catch-up's reading: a step back
+    for (int i = 0; i < 6 * 4096; i++) { // the catch-up goes on up to the stepped clock, then:
+      long before = wall.millis();
+      try {
+        long next = gen.nextId();
+        assertThat(timeOf(gen, next)).isLessThanOrEqualTo(before);
+      } catch (ClockMovedBackwardsException e) {
+        assertThat(clock.parks()).isOne(); // only the park before the catch-up: it did not wait
+        return;
+      }
+    }
+    throw new AssertionError("the step back was never seen under the fail policy");
   }
 }
