@@ -31,20 +31,10 @@ class SnowflakeCatchUpTest {
     return gen.layout().decode(id).timestampMillis();
   }
 
-  /** Takes IDs until the unit's sequence is spent; returns the last. */
-  private static long spendTheUnit(Snowflake gen) {
-    long max = gen.layout().sequenceField().max();
-    long id;
-    do {
-      id = gen.nextId();
-    } while (gen.layout().decode(id).sequence() < max);
-    return id;
-  }
-
   @Test
   void nextId_saturatedCallerWakesLateByLessThanTheCatchUp_losesNoUnitAndNeverRunsAhead() {
     Snowflake gen = generator();
-    long last = spendTheUnit(gen);
+    long last = SnowflakeClockStepRegressionTest.spendTheUnit(gen);
     long first = timeOf(gen, last) + 1;
     clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(4))); // wakes about 4 ms late
     Map<Long, Integer> perMillisecond = new TreeMap<>();
@@ -68,7 +58,7 @@ class SnowflakeCatchUpTest {
   @Test
   void nextId_saturatedCallerStalledLongerThanTheCatchUp_resumesAtTheSourceTime() {
     Snowflake gen = generator();
-    long last = spendTheUnit(gen);
+    long last = SnowflakeClockStepRegressionTest.spendTheUnit(gen);
     clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(30)));
     long reserved = gen.nextId(); // reserved before the park, returned after it
     assertThat(timeOf(gen, reserved)).isEqualTo(timeOf(gen, last) + 1);
@@ -82,7 +72,8 @@ class SnowflakeCatchUpTest {
   @Test
   void nextId_preemptedEarlyInAUnitEnteredAtFullLoad_goesOnInThatUnitThenCatchesUp() {
     Snowflake gen = generator();
-    spendTheUnit(gen); // the next unit is entered by carry: at full load
+    SnowflakeClockStepRegressionTest.spendTheUnit(
+        gen); // the next unit is entered by carry: at full load
     long id = 0;
     for (int i = 0; i < 100; i++) {
       id = gen.nextId();
@@ -129,7 +120,8 @@ class SnowflakeCatchUpTest {
             .node("machine", 1)
             .timeSource(source)
             .build();
-    spendTheUnit(gen); // the next unit is entered by carry: at full load
+    SnowflakeClockStepRegressionTest.spendTheUnit(
+        gen); // the next unit is entered by carry: at full load
     long id = gen.nextId();
     clock.advance(Duration.ofMillis(10));
 
@@ -150,7 +142,7 @@ class SnowflakeCatchUpTest {
             new NodeGrant(
                 Map.of("datacenter", 1L, "worker", 1L), deadline, Long.MIN_VALUE, 1, "hand"));
     Snowflake gen = Snowflake.builder().lease(lease).timeSource(source).build();
-    spendTheUnit(gen);
+    SnowflakeClockStepRegressionTest.spendTheUnit(gen);
     clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(5))); // wakes after the deadline
     gen.nextId(); // reserved before the deadline, before the park
 
@@ -186,7 +178,7 @@ class SnowflakeCatchUpTest {
             .timeSource(wall)
             .clockPolicy(ClockPolicy.FAIL)
             .build();
-    spendTheUnit(gen);
+    SnowflakeClockStepRegressionTest.spendTheUnit(gen);
     clock.beforeNextPark(() -> clock.advance(Duration.ofMillis(6)));
     gen.nextId(); // reserved, returned 6 ms late
     long id = gen.nextId(); // a catch-up: its reading counts

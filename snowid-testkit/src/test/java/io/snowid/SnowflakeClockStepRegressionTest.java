@@ -41,7 +41,8 @@ class SnowflakeClockStepRegressionTest {
   }
 
   /** Issues until the current unit's sequence is spent (frozen clock); returns the last ID. */
-  private static long spendTheUnit(Snowflake gen) {
+  /** Takes IDs until the unit's sequence is spent; returns the last. Shared with other tests. */
+  static long spendTheUnit(Snowflake gen) {
     long max = gen.layout().sequenceField().max();
     long id;
     do {
