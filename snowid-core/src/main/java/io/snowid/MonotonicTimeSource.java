@@ -41,21 +41,22 @@ final class MonotonicTimeSource implements TimeSource {
    * Reads. The hot path is one volatile read of nextResync, one of origin and one nanoTime, in
    * nanoseconds (unixNanos(); millis() divides it), so that the generator checks its time unit with
    * no division (Snowflake.tryNextId). unixNanos() is package-private on purpose: the generator
-   * trusts it as this source's own reading, which a method of a user's TimeSource need not be.
-   * Instants in nanoseconds saturate at Long.MAX_VALUE (2262): the division rounds down, so
-   * millis() is floorDiv(unixNanos(), 10^6) also before 1970. While slewing, nextResync is Long.MIN_VALUE: every read takes slewRead(), which
-   * reads an immutable Slew (one more volatile read, no lock) and goes to the synchronized resync
-   * only when a check is due. Each state (the origin at rate 1 below nextResync; a Slew below its
-   * checkAt and before its end) is used by a reader only up to its due point, because a reader
-   * reads the state before the clock (nextResync, then origin, then nanoTime: the volatile reads
-   * order the clock's read after them; an origin read after the clock could be one published by a
-   * slew that ended meanwhile, and with the earlier clock reading would read back by the slew), and a state changes only in a resync at or after its due point, to a function that
-   * reads the same there (a slew starts from the reading at that point; it ends where it has lost
-   * its whole lead, or is folded into the origin at that point) or more (a jump forward). So a
-   * reader holding a state that has just been replaced reads no more than the new state does at
-   * any later time: the source never goes back, also across threads. The writes are ordered for
-   * that: nextResync = MIN before a slew is published; slew = null and the new origin before
-   * nextResync is set again.
+   * trusts it as this source's own reading, which a method of a user's TimeSource need not be. Due
+   * points saturate at Long.MAX_VALUE (2262: no resync is due after it); the division rounds down,
+   * so millis() is floorDiv(unixNanos(), 10^6) also before 1970. While slewing, nextResync is
+   * Long.MIN_VALUE: every read takes slewRead(), which reads an immutable Slew (one more volatile
+   * read, no lock) and goes to the synchronized resync only when a check is due. Each state (the
+   * origin at rate 1 below nextResync; a Slew below its checkAt and before its end) is used by a
+   * reader only up to its due point, because a reader reads the state before the clock (nextResync,
+   * then origin, then nanoTime: the volatile reads order the clock's read after them; an origin
+   * read after the clock could be one published by a slew that ended meanwhile, and with the
+   * earlier clock reading would read back by the slew), and a state changes only in a resync at or
+   * after its due point, to a function that reads the same there (a slew starts from the reading at
+   * that point; it ends where it has lost its whole lead, or is folded into the origin at that
+   * point) or more (a jump forward). So a reader holding a state that has just been replaced reads
+   * no more than the new state does at any later time: the source never goes back, also across
+   * threads. The writes are ordered for that: nextResync = MIN before a slew is published; slew =
+   * null and the new origin before nextResync is set again.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid");
 
@@ -133,7 +134,7 @@ final class MonotonicTimeSource implements TimeSource {
     this.ticker = ticker;
     long wall = ticker.wallMillis();
     this.origin = ticker.nanoTime() - wall * NANOS_PER_MILLI;
-    this.nextResync = nanosOf(wall + RESYNC_EVERY_MILLIS);
+    this.nextResync = Position.nanosOf(wall + RESYNC_EVERY_MILLIS);
   }
 
   @Override
@@ -181,7 +182,7 @@ final class MonotonicTimeSource implements TimeSource {
     long current = s == null ? origin : s.origin + s.lostAt(after); // rate-1 origin at `after`
     if (wall > reading) {
       long jumped = current - (wall - reading) * NANOS_PER_MILLI;
-      publish(jumped, nanosOf(wall + RESYNC_EVERY_MILLIS));
+      publish(jumped, Position.nanosOf(wall + RESYNC_EVERY_MILLIS));
       return after - jumped; // in the millisecond `wall`
     }
     long ahead = m - wall;
@@ -193,7 +194,7 @@ final class MonotonicTimeSource implements TimeSource {
               current,
               after,
               Math.min(ahead * NANOS_PER_MILLI, MAX_SLEW_NANOS),
-              nanosOf(reading + RESYNC_EVERY_MILLIS));
+              Position.nanosOf(reading + RESYNC_EVERY_MILLIS));
       if (s == null) {
         LOG.log(
             Level.INFO,
@@ -204,13 +205,8 @@ final class MonotonicTimeSource implements TimeSource {
       }
       return readingNanos;
     }
-    publish(current, nanosOf(reading + RESYNC_EVERY_MILLIS));
+    publish(current, Position.nanosOf(reading + RESYNC_EVERY_MILLIS));
     return readingNanos;
-  }
-
-  /** A due point in Unix nanoseconds, saturated: past 2262 no resync is due any more. */
-  private static long nanosOf(long millis) {
-    return Position.nanosOf(millis);
   }
 
   /** Runs at rate 1 from {@code newOrigin}: the slew and origin first, nextResync last. */

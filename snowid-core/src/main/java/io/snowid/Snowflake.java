@@ -59,21 +59,21 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * only waiting a monotonic source ever causes, and it parks rather than spins (the peers spin
    * a core at the cap: BENCHMARKS.md, "Results", the "cores busy" rows).
    *
-   * Catch-up: a generator at full load that was off the CPU across tick boundaries (a late
-   * wake-up, a preempted vCPU, a GC pause) goes on from its position in the tick it stopped in, if
-   * that tick lies less than CATCH_UP_MILLIS behind the source (Position.catchesUp): the ticks it
-   * slept through are issued late, each ID stamped with its own tick, until it has caught up,
-   * instead of being lost. "At full load": the position's tick is the latest tick entered by
-   * carry, its predecessor's whole sequence spent (fullLoadTick, written off the fast path: where a
-   * spent tick's successor is reserved, or reached while catching up). A generator below its cap
-   * enters the tick the source reads, as before, except in the 10 ms after a tick was spent: the
-   * hint is not cleared, catchesUp's bound ends it. The time in an ID is never ahead of the
-   * source, and lags the reading it was issued on by less than CATCH_UP_MILLIS. A catch-up checks
-   * the lease's deadline and the layout's end at the reading, not at the lagging tick, and raises
-   * the clock-step guard's `high` with the reading (review of the first version). fullLoadTick is a hint only: whatever a
-   * race makes of it, a position is taken by CAS (unique, increasing) and never lies ahead of the
-   * reading or more than the catch-up behind it. Measured: BENCHMARKS.md, "Round two: capped at 1
-   * thread, quiet and under load".
+   * Catch-up: a generator at full load that was off the CPU across tick boundaries (a late wake-up,
+   * a preempted vCPU, a GC pause) goes on from its position in the tick it stopped in, if that tick
+   * lies less than CATCH_UP_MILLIS behind the source (Position.catchesUp): the ticks it slept
+   * through are issued late, each ID stamped with its own tick, until it has caught up, instead of
+   * being lost. "At full load": the position's tick is the latest tick entered by carry, its
+   * predecessor's whole sequence spent (fullLoadTick, written off the fast path: where a spent
+   * tick's successor is reserved, or reached while catching up). A generator below its cap enters
+   * the tick the source reads, as before, except in the 10 ms after a tick was spent: the hint is
+   * not cleared, catchesUp's bound ends it. The time in an ID is never ahead of the source, and
+   * lags the reading it was issued on by less than CATCH_UP_MILLIS. A catch-up checks the lease's
+   * deadline and the layout's end at the reading, not at the lagging tick, and raises the clock-
+   * step guard's `high` with the reading (review of the first version). fullLoadTick is a hint
+   * only: whatever a race makes of it, a position is taken by CAS (unique, increasing) and never
+   * lies ahead of the reading or more than the catch-up behind it. Measured: BENCHMARKS.md, "Round
+   * two: capped at 1 thread, quiet and under load".
    *
    * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
    * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
