@@ -293,6 +293,84 @@ public final class Layout {
     return new DecodedId(id, this, wrap ? reference.toEpochMilli() : 0);
   }
 
+  /**
+   * The ID space this layout issues into, as a key: what decides which 64-bit value an ID gets —
+   * the epoch, the unit, and the position and width of the time, node, clockback and sequence bits
+   * — and nothing else. Field names do not count: adjacent node fields are one block, so {@code
+   * datacenter=5,worker=5} and {@code worker=10} are one space ({@code t41-n10-s12-e…-u1}). Two
+   * generators of one space and namespace may share no node value; leases are keyed by it.
+   */
+  public String idSpace() {
+    StringBuilder sb = new StringBuilder();
+    char last = 0;
+    int run = 0;
+    for (Field f : fields) {
+      char kind =
+          f.isNode() ? 'n' : f.name().equals(TIME) ? 't' : f.name().equals(SEQUENCE) ? 's' : 'c';
+      if (kind == 'n' && last == 'n') {
+        run += f.bits();
+        continue;
+      }
+      if (last != 0) {
+        sb.append(last).append(run).append('-');
+      }
+      last = kind;
+      run = f.bits();
+    }
+    sb.append(last).append(run);
+    sb.append("-e").append(epochMillis).append("-u").append(unitMillis);
+    return wrap ? sb.append("-w").toString() : sb.toString();
+  }
+
+  /**
+   * The node values packed into one number, node fields from the most significant down: the value a
+   * lease is taken on. Missing fields count as 0.
+   */
+  public long packNode(Map<String, Long> values) {
+    long packed = 0;
+    for (Field f : nodeFields()) {
+      Long v = values.get(f.name());
+      packed = (packed << f.bits()) | (v == null ? 0 : v & f.max());
+    }
+    return packed;
+  }
+
+  /** The node values of a packed number, in layout order: the inverse of {@link #packNode}. */
+  public Map<String, Long> unpackNode(long packed) {
+    List<Field> node = nodeFields();
+    long[] values = new long[node.size()];
+    long rest = packed;
+    for (int i = node.size() - 1; i >= 0; i--) {
+      values[i] = rest & node.get(i).max();
+      rest >>>= node.get(i).bits();
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (int i = 0; i < node.size(); i++) {
+      out.put(node.get(i).name(), values[i]);
+    }
+    return out;
+  }
+
+  /** The packed bits of the named node fields: set where {@link #packNode} puts those fields. */
+  public long nodeMask(java.util.Collection<String> names) {
+    long mask = 0;
+    for (Field f : nodeFields()) {
+      mask = (mask << f.bits()) | (names.contains(f.name()) ? f.max() : 0);
+    }
+    return mask;
+  }
+
+  /** How many bits the node fields have together. */
+  public int nodeBits() {
+    int bits = 0;
+    for (Field f : fields) {
+      if (f.isNode()) {
+        bits += f.bits();
+      }
+    }
+    return bits;
+  }
+
   /** The canonical spec string. */
   public String spec() {
     return spec;

@@ -14,7 +14,7 @@ import java.util.Map;
  * a new acquisition, asks the lease for a renewal when a deadline passed, and tells the lease how
  * far the generator has issued.
  */
-final class NodeBinding implements GrantListener {
+final class NodeBinding implements GrantListener, NodeClaims.Owner {
   /*
    * Under a lease nothing is issued past the grant's deadline. A run that reaches past a valid
    * deadline (a burst under a lead, a batch, a start pushed past it by a high-water mark) waits
@@ -120,6 +120,15 @@ final class NodeBinding implements GrantListener {
   /** The binding in force: the generator reads it once per attempt and again after its CAS. */
   volatile Binding current;
 
+  /**
+   * The JVM-wide claim on the values bound (NodeClaims); given up when other values are bound, on
+   * close, and by the generator's cleaner if it is dropped unclosed. Guarded by lock.
+   */
+  final ClaimBox claim = new ClaimBox();
+
+  /** Why the first values could not be bound: another live generator of this JVM holds them. */
+  private volatile NodeValuesInUseException refused;
+
   /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
   private volatile Binding renewalMissed;
 
@@ -183,6 +192,9 @@ final class NodeBinding implements GrantListener {
           was != null
               && was.grant.acquisition() == grant.acquisition()
               && was.grant.values().equals(grant.values());
+      if (problem == null) {
+        problem = claim(grant);
+      }
       long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
       if (!renewal) {
         current =
@@ -194,6 +206,48 @@ final class NodeBinding implements GrantListener {
           new Binding(
               grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem, realTime);
     }
+  }
+
+  /**
+   * Claims the grant's values for this generator in the JVM, giving up the values bound before;
+   * returns the problem when another live generator holds them.
+   */
+  private String claim(NodeGrant grant) {
+    String namespace = node.lease() == null ? null : node.lease().namespace();
+    long packed = layout.packNode(grant.values());
+    if (claim.holds(packed, namespace)) {
+      return null;
+    }
+    String[] holder = new String[2];
+    NodeClaims.Claim c =
+        NodeClaims.claim(layout.idSpace(), packed, namespace, grant.source(), this, holder);
+    if (c == null) {
+      NodeValuesInUseException e =
+          new NodeValuesInUseException(
+              grant.values(), layout.idSpace(), namespace, holder[0], grant.source());
+      if (refused == null && current == null) {
+        refused = e;
+      }
+      claim.set(null, packed, namespace);
+      return e.getMessage();
+    }
+    claim.set(c, packed, namespace);
+    return null;
+  }
+
+  @Override
+  public boolean holdsItsValues() {
+    Binding b = current;
+    if (b == null || b.fencedReason != null) {
+      return false;
+    }
+    long until = b.grant.validUntilMillis();
+    return until == Long.MAX_VALUE || time.millis() < until;
+  }
+
+  /** Why {@link #start()} bound nothing: the values are another live generator's; else null. */
+  NodeValuesInUseException refused() {
+    return refused;
   }
 
   /** The last tick wholly before the grant's deadline; no overflow for extreme deadlines. */
@@ -339,16 +393,12 @@ final class NodeBinding implements GrantListener {
   }
 
   /**
-   * Releases the lease if the generator opened it itself, after fencing the generator for good with
-   * the reason and the time of the close; idempotent.
+   * Fences the generator for good with the reason and the time of the close, gives up its node
+   * values in this JVM, and releases the lease if the generator opened it itself; idempotent.
    */
   void close() {
-    if (!node.ownsLease()) {
-      return;
-    }
     synchronized (lock) {
-      if (!closed) {
-        closed = true;
+      if (!closed && current != null) {
         Binding b = current;
         current =
             new Binding(
@@ -356,11 +406,45 @@ final class NodeBinding implements GrantListener {
                 b.nodeBits,
                 -1,
                 b.startAfterMillis,
-                "the generator was closed and its lease from " + b.grant.source() + " released",
+                node.ownsLease()
+                    ? "the generator was closed and its lease from "
+                        + b.grant.source()
+                        + " released"
+                    : "the generator was closed",
                 time.millis(),
                 realTime);
       }
+      closed = true;
+      claim.set(null, 0, null);
     }
-    node.lease().close();
+    if (node.ownsLease()) {
+      node.lease().close();
+    }
+  }
+
+  /** A generator's JVM-wide claim, apart from the generator so that its cleaner can release it. */
+  static final class ClaimBox implements Runnable {
+    private NodeClaims.Claim held; // guarded by this
+    private long packed;
+    private String namespace;
+
+    synchronized boolean holds(long packed, String namespace) {
+      return NodeClaims.inForce(held)
+          && this.packed == packed
+          && java.util.Objects.equals(this.namespace, namespace);
+    }
+
+    /** Gives up the claim held, if any, and holds {@code c} (null: none). */
+    synchronized void set(NodeClaims.Claim c, long packed, String namespace) {
+      NodeClaims.release(held);
+      held = c;
+      this.packed = packed;
+      this.namespace = namespace;
+    }
+
+    @Override
+    public void run() {
+      set(null, 0, null);
+    }
   }
 }

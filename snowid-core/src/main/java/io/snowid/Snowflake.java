@@ -8,6 +8,7 @@ import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -84,6 +85,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   private static final VarHandle STATE;
 
+  /** Gives up the node values of generators dropped without close() (NodeClaims). */
+  private static final Cleaner CLAIMS = Cleaner.create();
+
   static {
     try {
       STATE = MethodHandles.lookup().findVarHandle(Snowflake.class, "state", long.class);
@@ -138,7 +142,13 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
               }
             });
     this.state = 0; // (0, 0) is never issued
+    CLAIMS.register(this, node.claim); // an unclosed generator's values are free once it is gone
     node.start();
+    NodeValuesInUseException refused = node.refused();
+    if (refused != null) {
+      node.close();
+      throw refused;
+    }
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */

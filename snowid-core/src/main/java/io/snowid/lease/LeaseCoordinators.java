@@ -7,7 +7,6 @@ import io.snowid.node.HostEnvironment;
 import io.snowid.node.LocalLeasePlan;
 import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
-import io.snowid.node.Spread;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -129,35 +128,15 @@ public final class LeaseCoordinators {
       }
     }
     requireEveryNodeField(layout, fixed, leased, scanned, uri);
-    if (scanned.isEmpty()) {
-      NodeLease lease = open(provider, options, time, layout, fixed, leased);
-      if (plan != null) {
-        plan.logWarning();
-      }
-      return lease;
+    // Fields without a source of their own (a host without IPv4) are leased like the rest: the
+    // lease is on the packed node value, so any free value whose fixed bits match will do.
+    List<Layout.Field> all = new ArrayList<>(leased);
+    all.addAll(scanned);
+    NodeLease lease = open(provider, options, time, layout, fixed, all);
+    if (plan != null) {
+      plan.logWarning();
     }
-    /*
-     * No source for the scanned fields: try their values in turn, each with a lease of the
-     * leased field in the namespace those values name, the namespace a process that takes them
-     * from its IPv4 address uses. So the two kinds of process never share a node id on one
-     * directory, and a full namespace (all its workers held) moves on to the next value.
-     */
-    long count = 1L << Spread.bits(scanned);
-    for (long n = 0; n < count; n++) {
-      Map<String, Long> attempt = new LinkedHashMap<>(fixed);
-      attempt.putAll(Spread.over(scanned, n));
-      try {
-        NodeLease lease = open(provider, options, time, layout, attempt, leased);
-        plan.logWarning();
-        return lease;
-      } catch (NodeIdsExhaustedException full) {
-        // every value of the leased field is held under these values: try the next ones
-      }
-    }
-    throw new NodeIdsExhaustedException(
-        options.namespace(),
-        count << Spread.bits(leased),
-        "(" + Spread.names(scanned) + " and " + Spread.names(leased) + ") in " + redact(uri));
+    return lease;
   }
 
   /**
@@ -271,10 +250,8 @@ public final class LeaseCoordinators {
               !sameDirectory(options.base(), DEFAULT_FILE_URI),
               env);
       fixed.putAll(plan.values());
-      leased = plan.leased();
-      if (!plan.scanned().isEmpty()) {
-        fixed.putAll(Spread.over(plan.scanned(), 0));
-      }
+      leased = new ArrayList<>(plan.leased());
+      leased.addAll(plan.scanned());
     }
     for (Layout.Field f : leased) {
       fixed.remove(f.name());
@@ -307,7 +284,14 @@ public final class LeaseCoordinators {
       for (String name : options.fields()) {
         Layout.Field f = layout.field(name.trim()).filter(Layout.Field::isNode).orElse(null);
         if (f == null) {
-          throw new InvalidSettingException("fields", name, "node fields of " + layout);
+          throw new InvalidSettingException(
+              "fields", name, "node fields of " + layout + " (" + nodeNames(layout) + ")");
+        }
+        if (leased.contains(f)) {
+          throw new InvalidSettingException(
+              "fields",
+              String.join(",", options.fields()),
+              "each node field once (" + f.name() + " is given twice)");
         }
         fixed.remove(f.name());
         leased.add(f);
@@ -320,6 +304,10 @@ public final class LeaseCoordinators {
       }
     }
     return leased;
+  }
+
+  private static String nodeNames(Layout layout) {
+    return String.join(", ", layout.nodeFields().stream().map(Layout.Field::name).toList());
   }
 
   /** The URI without a password, for messages. */

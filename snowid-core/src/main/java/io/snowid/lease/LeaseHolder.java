@@ -9,11 +9,9 @@ import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
-import io.snowid.node.Spread;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -75,11 +73,11 @@ final class LeaseHolder implements NodeLease {
   private final boolean ownsCoordinator;
   private final LeaseOptions options;
   private final TimeSource time;
-  private final Map<String, Long> fixed;
-  private final List<Layout.Field> leased;
-  private final List<Layout.Field> nodeFields;
+  private final Layout layout;
   private final String namespace;
   private final long size;
+  private final long mask;
+  private final long match;
   private final Duration margin;
   private final ScheduledExecutorService scheduler;
   private final AtomicLong renewals = new AtomicLong();
@@ -111,11 +109,11 @@ final class LeaseHolder implements NodeLease {
     this.ownsCoordinator = ownsCoordinator;
     this.options = options;
     this.time = time;
-    this.fixed = Map.copyOf(fixed);
-    this.leased = List.copyOf(leased);
-    this.nodeFields = layout.nodeFields();
-    this.namespace = namespaceKey(options.namespace(), layout, fixed, leased);
-    this.size = 1L << Spread.bits(leased);
+    this.layout = layout;
+    this.namespace = namespaceKey(options.namespace(), layout);
+    this.size = layout.nodeCount();
+    this.mask = layout.nodeMask(fixed.keySet());
+    this.match = layout.packNode(fixed) & mask;
     long ttl = options.ttl().toMillis();
     this.margin = Duration.ofMillis(Math.max(ttl / 5, Math.min(50, ttl / 2)));
     this.scheduler =
@@ -138,19 +136,18 @@ final class LeaseHolder implements NodeLease {
   }
 
   /**
-   * One namespace per layout and per value of the fields that are not leased. The key names a
-   * folder of a lease directory shared with other snowid versions: it must never change
-   * (NamespaceKeyTest pins it, and with it the canonical form of {@link Layout#spec()}).
+   * The namespace key: the user's namespace name and the layout's ID space ({@link
+   * Layout#idSpace()}). Ids are the packed node values of that space, so every holder of it
+   * contends for the same keys, whichever fields it fixes and however its field list is written
+   * (docs/design.md, "The lease").
    */
-  static String namespaceKey(
-      String namespace, Layout layout, Map<String, Long> fixed, List<Layout.Field> leased) {
-    StringBuilder sb = new StringBuilder(namespace).append('.');
-    sb.append(Integer.toHexString(layout.spec().hashCode()));
-    for (Layout.Field f : leased) {
-      sb.append('.').append(f.name());
-    }
-    new java.util.TreeMap<>(fixed).forEach((k, v) -> sb.append('.').append(k).append(v));
-    return sb.toString();
+  static String namespaceKey(String namespace, Layout layout) {
+    return namespace + '.' + layout.idSpace();
+  }
+
+  @Override
+  public String namespace() {
+    return options.namespace();
   }
 
   private void acquire() {
@@ -162,6 +159,8 @@ final class LeaseHolder implements NodeLease {
             new AcquireRequest(
                 namespace,
                 size,
+                mask,
+                match,
                 options.instance(),
                 new LeaseTerms(options.ttl(), sent, mayIssue)));
     long received = time.millis();
@@ -184,12 +183,12 @@ final class LeaseHolder implements NodeLease {
               + " startWait "
               + options.startWait());
     }
-    Map<String, Long> unordered = new LinkedHashMap<>(fixed);
-    unordered.putAll(Spread.over(leased, l.nodeId()));
-    Map<String, Long> values = new LinkedHashMap<>();
-    for (Layout.Field f : nodeFields) {
-      values.put(f.name(), unordered.get(f.name()));
+    if ((l.nodeId() & mask) != match || l.nodeId() < 0 || l.nodeId() >= size) {
+      coordinator.release(l, l.highWaterMillis());
+      throw new NodeIdUnavailableException(
+          coordinator.describe() + " granted node id " + l.nodeId() + " outside the request");
     }
+    Map<String, Long> values = layout.unpackNode(l.nodeId());
     this.lease = l;
     long deadline = deadline(l, sent, mayIssue);
     this.grant =

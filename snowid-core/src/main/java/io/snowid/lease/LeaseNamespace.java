@@ -1,8 +1,6 @@
 package io.snowid.lease;
 
 import io.snowid.Layout;
-import io.snowid.node.Spread;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,9 +11,9 @@ import java.util.Map;
  * exactly as {@link LeaseCoordinators#lease} does, so that an operator's listing shows the ids the
  * service really holds.
  *
- * @param key the namespace key the coordinator stores the ids under: the {@code namespace=} option,
- *     a hash of the layout's spec, the leased fields' names, and the fixed fields with their values
- *     (e.g. {@code default.adc4e56c.worker.datacenter2})
+ * @param key the namespace key the coordinator stores the ids under: the {@code namespace=} option
+ *     and the layout's {@linkplain Layout#idSpace() ID space} (e.g. {@code
+ *     default.t41-n10-s12-e1288834974657-u1}); its ids are the packed node values of that space
  * @param layout the layout the ids belong to
  * @param fixed the node fields that are not leased, with their values (explicit, from {@code
  *     snowid.<field>-id} / {@code SNOWID_<FIELD>_ID}, or, for a coordinator of one host, from the
@@ -31,26 +29,22 @@ public record LeaseNamespace(
 
   static LeaseNamespace of(
       String namespace, Layout layout, Map<String, Long> fixed, List<Layout.Field> leased) {
-    return new LeaseNamespace(
-        LeaseHolder.namespaceKey(namespace, layout, fixed, leased), layout, fixed, leased);
+    return new LeaseNamespace(LeaseHolder.namespaceKey(namespace, layout), layout, fixed, leased);
   }
 
-  /** How many ids the namespace has: {@code [0, size)}. */
+  /** How many ids the namespace has: {@code [0, size)}, every packed node value of the layout. */
   public long size() {
-    return 1L << Spread.bits(leased);
+    return layout.nodeCount();
   }
 
   /** Every node field's value under node id {@code nodeId}, in the layout's order. */
   public Map<String, Long> values(long nodeId) {
-    Map<String, Long> unordered = new LinkedHashMap<>(fixed);
-    unordered.putAll(Spread.over(leased, nodeId));
-    Map<String, Long> values = new LinkedHashMap<>();
-    for (Layout.Field f : layout.nodeFields()) {
-      Long v = unordered.get(f.name());
-      if (v != null) {
-        values.put(f.name(), v);
-      }
-    }
-    return values;
+    return layout.unpackNode(nodeId);
+  }
+
+  /** Whether a holder with these fixed values may hold {@code nodeId}. */
+  public boolean allows(long nodeId) {
+    long mask = layout.nodeMask(fixed.keySet());
+    return (nodeId & mask) == (layout.packNode(fixed) & mask);
   }
 }

@@ -31,6 +31,15 @@ public interface NodeLease extends AutoCloseable {
     return false;
   }
 
+  /**
+   * The namespace name the leased values are unique in (the {@code namespace=} option), for the
+   * JVM-wide check that no two live generators hold the same values; null (the default) if the
+   * lease does not say, which counts as every namespace.
+   */
+  default String namespace() {
+    return null;
+  }
+
   /** The lease's state, for health checks and metrics. */
   NodeStatus status();
 

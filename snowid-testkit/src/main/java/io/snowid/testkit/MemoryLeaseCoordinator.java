@@ -40,7 +40,7 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
       long now = clock.getAsLong();
       Map<Long, MemoryRegistry.Entry> ids = registry.namespace(request.namespace());
       Long chosen = null;
-      for (long id = 0; id < request.size(); id++) {
+      for (long id = request.first(); id >= 0; id = request.next(id)) {
         MemoryRegistry.Entry e = ids.get(id);
         boolean free = e == null || e.token == null || e.expiresAt <= now;
         if (free && (chosen == null || (e != null && request.instance().equals(e.lastInstance)))) {
@@ -53,7 +53,7 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
       if (chosen == null) {
         throw new NodeIdUnavailableException(
             "all "
-                + request.size()
+                + request.count()
                 + " node ids of namespace "
                 + request.namespace()
                 + " in memory:"

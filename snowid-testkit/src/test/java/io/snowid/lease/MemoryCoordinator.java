@@ -6,10 +6,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A coordinator in memory for one holder at a time, always of id 0, that answers with the holder's
- * own clock (as the {@code file:} coordinator does: {@link #hasOwnClock()} is false). Renewals can
- * fail on demand, and an action can run while a call is being answered, e.g. to step the holder's
- * clock mid-call.
+ * A coordinator in memory for one holder at a time, always of the first id the request allows, that
+ * answers with the holder's own clock (as the {@code file:} coordinator does: {@link
+ * #hasOwnClock()} is false). Renewals can fail on demand, and an action can run while a call is
+ * being answered, e.g. to step the holder's clock mid-call.
  */
 final class MemoryCoordinator implements LeaseCoordinator {
   private final AtomicLong renewCalls = new AtomicLong();
@@ -18,6 +18,7 @@ final class MemoryCoordinator implements LeaseCoordinator {
   private volatile Runnable whileAcquiring = () -> {};
   private long highWater = Long.MIN_VALUE;
   private String token;
+  private long id;
 
   /** From now on every renewal fails as if the coordinator were unreachable (or succeeds again). */
   MemoryCoordinator failRenewals(boolean fail) {
@@ -60,9 +61,10 @@ final class MemoryCoordinator implements LeaseCoordinator {
     token = UUID.randomUUID().toString();
     long previous = highWater;
     highWater = Math.max(highWater, terms.mayIssueUntilMillis());
+    id = request.first();
     return new Lease(
         request.namespace(),
-        0,
+        id,
         request.instance(),
         token,
         terms.localNowMillis(),
@@ -83,7 +85,7 @@ final class MemoryCoordinator implements LeaseCoordinator {
     highWater = Math.max(highWater, terms.mayIssueUntilMillis());
     return new Lease(
         lease.namespace(),
-        0,
+        lease.nodeId(),
         lease.instance(),
         token,
         terms.localNowMillis(),
@@ -107,7 +109,7 @@ final class MemoryCoordinator implements LeaseCoordinator {
     }
     LeaseInfo.State state = token == null ? LeaseInfo.State.RELEASED : LeaseInfo.State.HELD;
     return new LeaseListing(
-        now, List.of(new LeaseInfo(namespace, 0, "", "", state, Long.MAX_VALUE, highWater)));
+        now, List.of(new LeaseInfo(namespace, id, "", "", state, Long.MAX_VALUE, highWater)));
   }
 
   @Override
