@@ -62,6 +62,18 @@ public interface LeaseCoordinator extends AutoCloseable {
   void releaseAbandoned(String namespace, long nodeId);
 
   /**
+   * Every namespace key the registry has records of, in any order: for operators, and for a new
+   * holder's check that no live lease stands under a key of snowid's earlier form (leases keyed by
+   * configuration instead of by ID space, docs/design.md "The lease"). One round trip where the
+   * registry allows. The default knows none.
+   *
+   * @throws NodeIdUnavailableException if the coordinator cannot be reached
+   */
+  default java.util.List<String> namespaces() {
+    return java.util.List.of();
+  }
+
+  /**
    * Whether {@link Lease#coordinatorNowMillis()} is a clock of the coordinator's own, which the
    * holder checks against its clock for skew. False for a coordinator that reports the holder's own
    * clock ({@code localNowMillis}): no skew check, since a step of the holder's clock during a call

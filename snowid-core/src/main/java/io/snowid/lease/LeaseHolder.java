@@ -124,6 +124,7 @@ final class LeaseHolder implements NodeLease {
               return t;
             });
     try {
+      LegacyNamespaces.refuseLive(coordinator, options.namespace());
       acquire();
     } catch (RuntimeException e) {
       scheduler.shutdownNow();

@@ -110,6 +110,13 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
   }
 
   @Override
+  public List<String> namespaces() {
+    synchronized (registry) {
+      return registry.names();
+    }
+  }
+
+  @Override
   public LeaseListing list(String namespace) {
     synchronized (registry) {
       long now = clock.getAsLong();

@@ -25,6 +25,11 @@ final class MemoryRegistry {
     return name;
   }
 
+  /** The namespaces with entries. Call with the registry's monitor held. */
+  java.util.List<String> names() {
+    return java.util.List.copyOf(namespaces.keySet());
+  }
+
   /** The entries of a namespace, created as needed. Call with the registry's monitor held. */
   Map<Long, Entry> namespace(String namespace) {
     return namespaces.computeIfAbsent(namespace, n -> new HashMap<>());
