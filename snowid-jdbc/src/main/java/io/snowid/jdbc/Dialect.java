@@ -11,9 +11,9 @@ import java.util.Set;
 
 /**
  * What differs between the databases snowid leases on: the database's clock as an SQL expression,
- * the table's DDL (a resource per dialect), how a statement hands back the row it changed, how a
- * row is inserted unless it exists, and what the database's error codes mean. Everything else is
- * the same SQL everywhere ({@link LeaseSql}).
+ * the bit operators, the table's DDL (a resource per dialect), how a statement hands back the row
+ * it changed, how a row is inserted unless it exists, and what the database's error codes mean.
+ * Everything else is the same SQL everywhere ({@link LeaseSql}).
  */
 enum Dialect {
   /** {@code CURRENT_TIMESTAMP} is the transaction's start; {@code UPDATE … RETURNING}. */
@@ -166,6 +166,29 @@ enum Dialect {
       case H2 -> "SELECT " + columns + " FROM FINAL TABLE (" + dml + ")";
       case MARIADB -> null;
     };
+  }
+
+  /**
+   * {@code a AND b}, bit by bit, of two BIGINT expressions: {@code &} on PostgreSQL and
+   * MariaDB/MySQL (there on unsigned 64 bits: a negative operand's bits are its two's complement,
+   * and the result is unsigned), {@code BITAND} on H2. snowid's SQL never uses NOT ({@code ~}, 64
+   * bits wide on MariaDB/MySQL): a complement it needs is computed in Java and bound.
+   */
+  String bitAnd(String a, String b) {
+    return this == H2 ? "BITAND(" + a + ", " + b + ")" : "(" + a + " & " + b + ")";
+  }
+
+  /**
+   * A BIGINT parameter as an operand of {@link #bitAnd}, {@link #bitOr} or a sum of theirs: H2
+   * cannot tell a bare {@code ?}'s type there.
+   */
+  String longParam() {
+    return this == H2 ? "CAST(? AS BIGINT)" : "?";
+  }
+
+  /** {@code a OR b}, bit by bit, of two BIGINT expressions: as {@link #bitAnd}. */
+  String bitOr(String a, String b) {
+    return this == H2 ? "BITOR(" + a + ", " + b + ")" : "(" + a + " | " + b + ")";
   }
 
   /** Whether an error says the table does not exist. */

@@ -50,7 +50,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    *   2. One query for the candidates, answered inside the database however many ids there are:
    *      the free id this instance acquired last, the lowest free id with a row, the lowest id
    *      without a row (the first gap, one ordered pass over the namespace's rows), with NOW, the
-   *      epoch and the count of live leases.
+   *      epoch and the count of live leases; each among the ids the request allows (its fixed
+   *      bits, mask and match, by the dialect's bit operators), so holders that fix different
+   *      node fields contend for the same rows.
    *   3. A conditional UPDATE of the chosen row (still free by NOW?) or an INSERT of a new one (the
    *      primary key refuses a second). A renewal is not serialized with acquisitions: an expired
    *      lease whose holder renews it between 2 and 3 makes the UPDATE change no row; then 2 and 3
@@ -194,9 +196,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
   @Override
   public Lease acquire(AcquireRequest request) {
     String namespace = checked(request.namespace());
-    if (request.size() < 1) {
-      throw new InvalidSettingException("size", request.size(), "at least 1 node id");
-    }
     LeaseTerms terms = request.terms();
     long ttl = terms.ttl().toMillis();
     String token = UUID.randomUUID().toString();
@@ -240,7 +239,10 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     if (s.queryOne(sql.lockNamespace, rs -> rs.getLong(1), namespace) == null) {
       return null;
     }
-    long size = request.size();
+    long top = request.size() - 1;
+    long mask = request.mask();
+    long match = request.match();
+    long inv = ~mask & top;
     long promise = request.terms().mayIssueUntilMillis();
     for (int attempt = 1; ; attempt++) {
       Candidates c =
@@ -256,20 +258,41 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                       rs.getLong(6)),
               namespace,
               request.instance(),
-              size - 1,
+              top,
+              mask,
+              match,
               namespace,
-              size - 1,
+              top,
+              mask,
+              match,
+              inv,
+              mask + 1,
+              inv,
+              match,
               namespace,
-              size - 1,
-              size,
-              namespace);
+              top,
+              mask,
+              match,
+              namespace,
+              top,
+              mask,
+              match);
       Long id = c.choice();
       if (id == null) {
         throw new NodeIdUnavailableException(
             "all "
-                + size
+                + request.count()
                 + " node ids of namespace "
                 + namespace
+                + (mask == 0
+                    ? ""
+                    : " whose fixed bits match (mask "
+                        + mask
+                        + ", match "
+                        + match
+                        + ", of "
+                        + request.size()
+                        + ")")
                 + " on "
                 + describe()
                 + " are held ("

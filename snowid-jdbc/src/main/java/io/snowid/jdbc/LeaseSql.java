@@ -27,12 +27,20 @@ final class LeaseSql {
   final String lockNamespace;
 
   /**
-   * (namespace, instance, size - 1, namespace, size - 1, namespace, size - 1, size, namespace) One
-   * row: NOW; the table's epoch; the free id the instance acquired last; the lowest free id with a
-   * row; the lowest id without a row; the number of live leases. Free: released, or expired by NOW.
-   * The lowest id without a row is the first gap in one ordered pass over the namespace's rows (the
-   * primary key's order, from the namespace's row -1), a window function rather than an anti-join,
-   * whose plan for a prepared statement can cost an index probe per row.
+   * (namespace, instance, size - 1, mask, match, namespace, size - 1, mask, match, inv, mask + 1,
+   * inv, match, namespace, size - 1, mask, match, namespace, size - 1, mask, match) One row: NOW;
+   * the table's epoch; the free id the instance acquired last; the lowest free id with a row; the
+   * lowest id without a row; the number of live leases. Every id counted is one the request allows,
+   * {@code 0 <= id < size} with {@code (id & mask) = match}; {@code inv} is {@code ~mask & (size -
+   * 1)}, its free bits. Free: released, or expired by NOW. The lowest id without a row is the first
+   * gap in one ordered pass over the namespace's allowed rows (the primary key's order, from the
+   * namespace's row -1, which stands before {@code match}), a window function rather than an
+   * anti-join, whose plan for a prepared statement can cost an index probe per row. The next
+   * allowed id after a row's {@code v} is {@code (((v & inv) + mask + 1) & inv) | match}: the free
+   * bits counted up by one (the carry runs through the fixed ones), the fixed ones put back; it is
+   * {@code match} after -1, and not above {@code v} past the last allowed id. No sum exceeds {@code
+   * size} and no operand is complemented in SQL, so MariaDB/MySQL's unsigned bit arithmetic gives
+   * the same answers.
    */
   final String candidates;
 
@@ -99,6 +107,9 @@ final class LeaseSql {
     epoch = "SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1";
     lockNamespace =
         "SELECT node_id FROM " + table + " WHERE namespace = ? AND node_id = -1 FOR UPDATE";
+    String p = dialect.longParam();
+    String allowed = dialect.bitAnd("node_id", p) + " = " + p;
+    String next = dialect.bitOr(dialect.bitAnd(dialect.bitAnd("node_id", p) + " + " + p, p), p);
     candidates =
         "SELECT "
             + now
@@ -108,21 +119,31 @@ final class LeaseSql {
             + ", (SELECT node_id FROM "
             + table
             + " WHERE namespace = ? AND instance = ? AND node_id BETWEEN 0 AND ? AND "
+            + allowed
+            + " AND "
             + free
             + " ORDER BY acquired_at DESC LIMIT 1)"
             + ", (SELECT MIN(node_id) FROM "
             + table
             + " WHERE namespace = ? AND node_id BETWEEN 0 AND ? AND "
+            + allowed
+            + " AND "
             + free
             + ")"
-            + ", (SELECT MIN(node_id + 1) FROM (SELECT node_id, LEAD(node_id) OVER (ORDER BY"
-            + " node_id) AS next_id FROM "
+            + ", (SELECT MIN(next_allowed) FROM (SELECT node_id, LEAD(node_id) OVER (ORDER BY"
+            + " node_id) AS next_row, "
+            + next
+            + " AS next_allowed FROM "
             + table
-            + " WHERE namespace = ? AND node_id BETWEEN -1 AND ?) g WHERE (next_id IS NULL OR"
-            + " next_id > node_id + 1) AND node_id + 1 < ?)"
+            + " WHERE namespace = ? AND node_id BETWEEN -1 AND ? AND (node_id = -1 OR "
+            + allowed
+            + ")) g WHERE next_allowed > node_id AND (next_row IS NULL OR next_row >"
+            + " next_allowed))"
             + ", (SELECT COUNT(*) FROM "
             + table
-            + " WHERE namespace = ? AND node_id >= 0 AND token IS NOT NULL AND expires_at > "
+            + " WHERE namespace = ? AND node_id BETWEEN 0 AND ? AND "
+            + allowed
+            + " AND token IS NOT NULL AND expires_at > "
             + now
             + ")";
     // prior_high_water is assigned first: MySQL assigns left to right, so a later assignment would

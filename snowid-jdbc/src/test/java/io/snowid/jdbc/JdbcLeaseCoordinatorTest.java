@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -143,6 +144,103 @@ class JdbcLeaseCoordinatorTest {
 
     assertThat(c.acquire(request(8, "a", 60_000)).nodeId()).isEqualTo(2);
     assertThat(c.acquire(request(8, "b", 60_000)).nodeId()).isEqualTo(4);
+  }
+
+  private static AcquireRequest request(long size, long mask, long match, String instance) {
+    return new AcquireRequest("ns", size, mask, match, instance, terms(60_000));
+  }
+
+  /**
+   * Fixed bits in a block of 62 node bits, at the top of BIGINT (MariaDB/MySQL compute the bit
+   * operators on unsigned 64 bits): the first gap, the next allowed id with a carry through 61
+   * fixed bits, and two masks contending for one id; each acquisition as few statements as an
+   * unmasked one.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void acquire_fixedBitsAtTheTopOfBigint_exactIdsInAsFewStatements(TestDatabase database) {
+    long size = 1L << 62;
+    long low = (1L << 61) - 1; // every bit but the top one fixed to 1: 2^61 - 1 and 2^62 - 1
+    long top = size - 2; // every bit but the lowest fixed to 1: 2^62 - 2 and 2^62 - 1
+    JdbcLeaseCoordinator c = open(database, false);
+    assertThat(c.acquire(request(size, low, low, "a")).nodeId()).isEqualTo(low);
+    Lease[] b = new Lease[1];
+
+    long statements = statementsOf(c, () -> b[0] = c.acquire(request(size, top, top, "b")));
+    Lease third = c.acquire(request(size, low, low, "c"));
+
+    assertThat(b[0].nodeId()).isEqualTo(size - 2);
+    assertThat(statements).isLessThanOrEqualTo(5);
+    assertThat(third.nodeId()).isEqualTo(size - 1);
+    assertThatThrownBy(() -> c.acquire(request(size, top, top, "d")))
+        .isInstanceOf(NodeIdUnavailableException.class)
+        .hasMessageContaining("all 2 node ids of namespace ns")
+        .hasMessageContaining("(2 live leases)");
+  }
+
+  /**
+   * Low bits fixed to 01 (allowed: 1, 5, 9, 13), among rows the request does not allow (0 free, 2,
+   * 4 and 6 held): the gap 5 between the allowed rows 1 and 9, then the free row 9, then 13 past
+   * the last row.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void acquire_lowBitsFixed_onlyAllowedRowsAndGapsCount(TestDatabase database) {
+    JdbcLeaseCoordinator c = open(database, false);
+    for (long id : new long[] {0, 1, 2, 4, 6, 9}) {
+      Lease l = c.acquire(request(16, 15, id, "pinned-" + id));
+      if (id == 0 || id == 9) {
+        c.release(l, Long.MIN_VALUE);
+      }
+    }
+
+    long gap = c.acquire(request(16, 3, 1, "worker-1-a")).nodeId();
+    long free = c.acquire(request(16, 3, 1, "worker-1-b")).nodeId();
+    long end = c.acquire(request(16, 3, 1, "worker-1-c")).nodeId();
+
+    assertThat(List.of(gap, free, end)).containsExactly(5L, 9L, 13L);
+    assertThatThrownBy(() -> c.acquire(request(16, 3, 1, "worker-1-d")))
+        .isInstanceOf(NodeIdUnavailableException.class)
+        .hasMessageContaining("all 4 node ids of namespace ns");
+  }
+
+  /**
+   * Seeded random namespaces (size, fixed bits, and per id no row, a held row or a released one):
+   * the acquisitions take exactly the allowed ids that are free or have no row, lowest first, and
+   * then fail.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  void acquire_randomMasksAndRows_takesTheFreeAllowedIdsInOrder(TestDatabase database) {
+    JdbcLeaseCoordinator c = open(database, false);
+    Random random = new Random(20_261_127L);
+    for (int round = 0; round < 20; round++) {
+      String ns = "random-" + round;
+      long size = 1L << (1 + random.nextInt(4));
+      long mask = random.nextLong() & (size - 1);
+      long match = random.nextLong() & mask;
+      List<Long> expected = new ArrayList<>();
+      for (long id = 0; id < size; id++) {
+        int state = random.nextInt(3); // 0: no row, 1: held, 2: released
+        if (state > 0) {
+          Lease l = c.acquire(new AcquireRequest(ns, size, size - 1, id, "pin", terms(60_000)));
+          if (state == 2) {
+            c.release(l, Long.MIN_VALUE);
+          }
+        }
+        if (state != 1 && (id & mask) == match) {
+          expected.add(id);
+        }
+      }
+      AcquireRequest masked = new AcquireRequest(ns, size, mask, match, "holder", terms(60_000));
+      List<Long> taken = new ArrayList<>();
+      for (int i = 0; i < expected.size(); i++) {
+        taken.add(c.acquire(masked).nodeId());
+      }
+
+      assertThat(taken).as("size %d, mask %d, match %d", size, mask, match).isEqualTo(expected);
+      assertThatThrownBy(() -> c.acquire(masked)).isInstanceOf(NodeIdUnavailableException.class);
+    }
   }
 
   /**

@@ -58,7 +58,11 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * the WAIT is pipelined behind the script: still one round trip. Acquisition reads the held
    * zset once (its expired members are dropped first), so a namespace with 1,023 of 1,024 ids
    * held answers in one call that walks at most 1,024 entries inside Redis; the instance's last
-   * id (from `last`) is taken when it is free, else the lowest free id.
+   * id (from `last`) is taken when it is free and the request allows it, else the lowest free id
+   * it allows. A request that fixes some node bits (mask, match) walks only the ids it allows, in
+   * order: the free bits count up, the fixed ones stay, in exact double arithmetic (Lua's bit
+   * library has 32 bits), so a namespace may have up to 2^53 ids and the walk is at most one step
+   * per taken id, plus one.
    *
    * Expiry by Redis's clock only. A lease ends at Redis time now + ttl; the holder gets that time
    * and Redis's `now` back, and LeaseHolder counts its deadline from before it sent the request
@@ -121,6 +125,12 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * allowed skew, because the holders that may still be issuing were checked against it.
    */
   static final long LOSS_SLACK_MILLIS = 1_000;
+
+  /**
+   * The most ids a namespace may have: the acquire script counts them in Lua's numbers, doubles,
+   * exact up to 2^53.
+   */
+  static final long MAX_SIZE = 1L << 53;
 
   private static final long MIN_BOUND_MILLIS = 100;
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,500}");
@@ -269,6 +279,12 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease acquire(AcquireRequest request) {
+    if (request.size() > MAX_SIZE) {
+      throw new InvalidSettingException(
+          "node bits",
+          Long.numberOfTrailingZeros(request.size()),
+          "at most 53 node bits together on Redis (its scripts count ids in doubles)");
+    }
     LeaseTerms terms = request.terms();
     long ttl = terms.ttl().toMillis();
     String token = UUID.randomUUID().toString();
@@ -279,6 +295,8 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             ttl / 2,
             true,
             Long.toString(request.size()),
+            Long.toString(request.mask()),
+            Long.toString(request.match()),
             request.instance(),
             token,
             Long.toString(ttl),
@@ -287,9 +305,10 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     if (r.status().equals("full")) {
       throw new NodeIdUnavailableException(
           "all "
-              + request.size()
+              + request.count()
               + " node ids of namespace "
               + request.namespace()
+              + allowedBy(request)
               + " on "
               + describe()
               + " are held ("
@@ -321,6 +340,19 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
           Instant.ofEpochMilli(lease.highWaterMillis()));
     }
     return lease;
+  }
+
+  /** Which ids a request with fixed bits may take, for messages; "" when it may take any. */
+  static String allowedBy(AcquireRequest request) {
+    return request.mask() == 0
+        ? ""
+        : " whose fixed bits match (mask "
+            + request.mask()
+            + ", match "
+            + request.match()
+            + ", of "
+            + request.size()
+            + ")";
   }
 
   private void releaseQuietly(Lease lease) {

@@ -246,6 +246,89 @@ public abstract class LeaseCoordinatorContract {
     assertThat(b.nodeId()).isZero();
   }
 
+  // ---- fixed node bits: a request allows only the ids whose bits at mask are match ----
+
+  private Lease acquire(LeaseCoordinator c, long size, long mask, long match, String instance) {
+    return c.acquire(
+        new AcquireRequest(
+            namespace,
+            size,
+            mask,
+            match,
+            instance,
+            new LeaseTerms(TTL, now(), now() + TTL.toMillis())));
+  }
+
+  /** Takes exactly {@code id}: every bit fixed. */
+  private Lease pin(LeaseCoordinator c, long size, long id) {
+    return acquire(c, size, size - 1, id, "pinned-" + id);
+  }
+
+  @Test
+  void acquire_fixedBits_skipsFreeIdsTheRequestDoesNotAllow() {
+    LeaseCoordinator c = open();
+    for (int i = 0; i < 3; i++) {
+      c.release(acquire(c, 16, "any-" + i), now()); // ids 0, 1, 2 have records and are free
+    }
+    Set<Long> ids = new HashSet<>();
+    for (int i = 0; i < 4; i++) {
+      ids.add(acquire(open(), 16, 0b1100, 0b0100, "fixed-" + i).nodeId());
+    }
+
+    assertThat(ids).containsExactlyInAnyOrder(4L, 5L, 6L, 7L);
+  }
+
+  @Test
+  void acquire_highBitsFixedToZero_skipsTheIdAnUnfixedHolderTook() {
+    Lease any = acquire(open(), 8, "any");
+    assertThat(any.nodeId()).isZero();
+
+    Lease fixed = acquire(open(), 8, 0b100, 0, "fixed");
+
+    assertThat(fixed.nodeId()).isNotZero();
+    assertThat(fixed.nodeId() & 0b100).isZero();
+  }
+
+  /** Low bits fixed (a fixed worker, a leased datacenter): the allowed ids are 2, 6, 10, 14. */
+  @Test
+  void acquire_lowBitsFixed_takesTheGapBetweenAllowedIdsThenTheEnd() {
+    LeaseCoordinator c = open();
+    for (long id : new long[] {2, 3, 7, 10}) {
+      pin(c, 16, id);
+    }
+
+    Lease gap = acquire(open(), 16, 0b11, 0b10, "worker-2-a");
+    Lease end = acquire(open(), 16, 0b11, 0b10, "worker-2-b");
+
+    assertThat(gap.nodeId()).isEqualTo(6);
+    assertThat(end.nodeId()).isEqualTo(14);
+  }
+
+  @Test
+  void acquire_everyAllowedIdHeld_failsWhileOtherIdsAreFree() {
+    LeaseCoordinator c = open();
+    acquire(c, 8, 0b110, 0b110, "top-a");
+    acquire(c, 8, 0b110, 0b110, "top-b"); // 6 and 7: all the request allows
+
+    assertThatThrownBy(() -> acquire(open(), 8, 0b110, 0b110, "one-too-many"))
+        .isInstanceOf(NodeIdUnavailableException.class)
+        .hasMessageContaining(namespace)
+        .hasMessageFindingMatch("\\ball 2\\b");
+    assertThat(acquire(open(), 8, "any").nodeId()).isZero();
+  }
+
+  @Test
+  void acquire_previousIdNotAllowedAnyMore_isNotReused() {
+    LeaseCoordinator c = open();
+    Lease before = acquire(c, 8, "svc-a");
+    assertThat(before.nodeId()).isZero();
+    c.release(before, now());
+
+    Lease again = acquire(open(), 8, 0b100, 0b100, "svc-a");
+
+    assertThat(again.nodeId()).isEqualTo(4);
+  }
+
   // ---- for operators: list and releaseAbandoned ----
 
   private Lease acquire(LeaseCoordinator c, long size, String instance, long promised) {
