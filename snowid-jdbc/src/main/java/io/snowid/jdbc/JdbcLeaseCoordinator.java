@@ -615,6 +615,12 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
   }
 
   @Override
+  public List<String> namespaces() {
+    return db.call(
+        "the namespaces", 5_000, false, s -> s.queryAll(sql.namespaces, rs -> rs.getString(1)));
+  }
+
+  @Override
   public void releaseAbandoned(String namespace, long nodeId) {
     releaseAbandonedRow(namespace, nodeId);
   }

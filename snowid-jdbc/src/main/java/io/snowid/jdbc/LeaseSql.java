@@ -91,6 +91,9 @@ final class LeaseSql {
   /** (namespace) Every id's row of a namespace, with NOW. */
   final String list;
 
+  /** () Every namespace of the table, by its namespace row (node id -1). */
+  final String namespaces;
+
   /** () NOW alone: the clock of a listing without rows. */
   final String clock;
 
@@ -203,6 +206,7 @@ final class LeaseSql {
             + table
             + " WHERE namespace = ? AND node_id = ?";
     clock = "SELECT " + now;
+    namespaces = "SELECT namespace FROM " + table + " WHERE node_id = -1 AND namespace <> ''";
     list =
         "SELECT node_id, instance, host, token, expires_at, high_water, "
             + now

@@ -444,6 +444,42 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     return new LeaseListing(now, List.copyOf(byId.values()));
   }
 
+  /**
+   * The namespaces of this prefix, by a SCAN for their {@code ids} hashes (a few round trips of up
+   * to 1,000 keys each, over the whole key space: only at a holder's start and for operators).
+   */
+  @Override
+  public List<String> namespaces() {
+    String tag = "{" + settings.prefix() + "}:";
+    List<String> out = new java.util.ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OPERATOR_BOUND_MILLIS);
+    io.lettuce.core.ScanCursor cursor = io.lettuce.core.ScanCursor.INITIAL;
+    io.lettuce.core.ScanArgs args =
+        io.lettuce.core.ScanArgs.Builder.matches(tag + "*:ids").limit(1000);
+    do {
+      roundTrips.incrementAndGet();
+      io.lettuce.core.KeyScanCursor<String> page;
+      try {
+        page =
+            redis
+                .scan(cursor, args)
+                .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new NodeIdUnavailableException(
+            "listing the namespaces of " + describe() + " was interrupted");
+      } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+        throw new NodeIdUnavailableException(
+            "cannot list the namespaces of " + describe() + ": " + e.getClass().getSimpleName());
+      }
+      for (String key : page.getKeys()) {
+        out.add(key.substring(tag.length(), key.length() - ":ids".length()));
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return out;
+  }
+
   /** A number field of a record; "-" (none) is {@link Long#MIN_VALUE}. */
   private static long number(String s, Reply r) {
     if (s.equals("-")) {

@@ -113,6 +113,11 @@ class RedisLeaseRecoveryTest {
               LeaseCoordinators.lease(
                   redis.uri() + options, LAYOUT, ONE_ID, TimeSource.monotonic()));
       long acquiredByB = System.currentTimeMillis();
+      // A stands for another process; in one JVM a second live generator of A's values is
+      // refused, so B's generator is built once A stopped at its deadline (its lease is B's now)
+      while (a.nodeStatus().held()) {
+        Thread.sleep(10);
+      }
       Snowflake b = open(Snowflake.builder().layout(LAYOUT).lease(leaseB).build());
       long firstOfB = b.nextId();
 

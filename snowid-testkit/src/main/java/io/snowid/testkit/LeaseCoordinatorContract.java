@@ -91,6 +91,17 @@ public abstract class LeaseCoordinatorContract {
   }
 
   @Test
+  void namespaces_includeEveryNamespaceLeasedFrom() {
+    LeaseCoordinator c = open();
+    String other = namespace + ".other";
+    acquire(c, 4, "a");
+    c.acquire(
+        new AcquireRequest(other, 4, "b", new LeaseTerms(TTL, now(), now() + TTL.toMillis())));
+
+    assertThat(c.namespaces()).contains(namespace, other);
+  }
+
+  @Test
   void acquire_concurrentHolders_getDistinctIds() throws InterruptedException {
     int holders = 12;
     List<LeaseCoordinator> coordinators = new ArrayList<>();
