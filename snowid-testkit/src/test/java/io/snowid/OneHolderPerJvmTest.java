@@ -95,6 +95,15 @@ class OneHolderPerJvmTest {
   }
 
   @Test
+  void build_explicitWithTheValuesSnowIdLeased_refused() {
+    Map<String, Long> values = SnowId.generator().node();
+
+    assertThatThrownBy(() -> keep(builder().node(values).build()))
+        .isInstanceOf(NodeValuesInUseException.class)
+        .hasMessageContaining("file:");
+  }
+
+  @Test
   void build_sameValuesInAnotherNamespace_allowed() {
     Snowflake a = keep(builder().nodeSource(memory("orders")).build());
     Snowflake b = keep(builder().nodeSource(memory("invoices")).build());
