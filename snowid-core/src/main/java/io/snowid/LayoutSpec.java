@@ -23,6 +23,14 @@ final class LayoutSpec {
   private static final Pattern UNIT = Pattern.compile("([0-9]{1,9})(ms|s|m|h|d)");
   private static final long MAX_UNIT_MILLIS = 86_400_000L;
 
+  /**
+   * The names a spec gives a meaning to. Any other name is a node field, unless it is a near miss
+   * of one of these ({@link InvalidSettingException#nearMiss}): {@code sequnce=12} would otherwise
+   * be a node field, and {@code clockbak=2} a layout without clock-back bits.
+   */
+  private static final List<String> RESERVED =
+      List.of(Layout.TIME, Layout.SEQUENCE, Layout.CLOCKBACK, "epoch", "unit", "wrap");
+
   private LayoutSpec() {}
 
   static Layout parse(String spec) {
@@ -49,6 +57,18 @@ final class LayoutSpec {
       if (!seen.add(name)) {
         throw new InvalidSettingException("layout." + name, value, "each name at most once");
       }
+      String meant = InvalidSettingException.nearMiss(name, RESERVED).orElse(null);
+      if (meant != null) {
+        throw new InvalidSettingException(
+            "layout." + name,
+            value,
+            String.join(", ", RESERVED)
+                + " or a node field named unlike them; "
+                + name
+                + ": did you mean "
+                + meant
+                + "?");
+      }
       switch (name) {
         case "epoch" -> epoch = parseEpoch(value);
         case "unit" -> unit = parseUnit(value);
@@ -57,8 +77,8 @@ final class LayoutSpec {
       }
     }
     if (epoch == null) {
-      // The fields' own mistakes first (a typo such as "sequnce" or "epoc=0" is a field without a
-      // valid width): they say more than the missing epoch. Epoch 0 stands in only for that check.
+      // The fields' own mistakes first (a width that is no number, a missing time or sequence):
+      // they say more than the missing epoch. Epoch 0 stands in only for that check.
       build(bitFields, 0, unit == null ? 1 : unit, wrap);
       throw new InvalidSettingException(
           "layout.epoch",

@@ -125,10 +125,12 @@ class ErrorContractTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        // a typo in a field name: the missing sequence, not the missing epoch
-        "time=41,worker=10,sequnce=12|layout.sequence = missing",
-        // a typo in "epoch": a field without a width
-        "time=41,worker=10,sequence=12,epoc=0|layout.epoc = 0 is invalid; allowed: a bit width",
+        // a typo in a reserved name: named with the name meant, not as a missing sequence
+        "time=41,worker=10,sequnce=12|layout.sequnce = 12 is invalid; allowed: time, sequence,",
+        // a typo in "epoch": named as such, not as a field without a width
+        "time=41,worker=10,sequence=12,epoc=0|layout.epoc = 0 is invalid; allowed: time, sequence,",
+        // a field's own mistake before the missing epoch
+        "time=41,worker=x,sequence=12|layout.worker = x is invalid; allowed: a bit width",
         // and with only the epoch missing, that is what is named
         "time=41,worker=10,sequence=12|layout.epoch = missing"
       })

@@ -1,5 +1,6 @@
 package io.snowid.lease;
 
+import io.snowid.InvalidSettingException;
 import java.time.Duration;
 
 /**
@@ -15,8 +16,32 @@ public final class FileLeaseProvider implements LeaseCoordinatorProvider {
     return uri.startsWith("file:");
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws InvalidSettingException for any option left in the query (the directory has none of its
+   *     own), naming it, before the directory is touched
+   */
   @Override
   public LeaseCoordinator open(String uri) {
+    int q = uri.indexOf('?');
+    if (q >= 0) {
+      for (String pair : uri.substring(q + 1).split("&", -1)) {
+        int eq = pair.indexOf('=');
+        String key = eq < 0 ? pair : pair.substring(0, eq);
+        if (!key.isEmpty()) {
+          throw new InvalidSettingException(
+              "node",
+              key,
+              "file:DIR with the options "
+                  + LeaseOptions.KEYS
+                  + " only"
+                  + InvalidSettingException.nearMiss(key, LeaseOptions.names())
+                      .map(n -> "; did you mean " + n + "?")
+                      .orElse(""));
+        }
+      }
+    }
     return FileLeaseCoordinator.open(uri);
   }
 

@@ -4,15 +4,19 @@ import io.snowid.InvalidSettingException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Settings of a lease, read from the query of a coordinator URI: {@code
  * file:/var/lib/snowid?namespace=orders&ttl=10s&skew=1s}. Other keys stay in {@link #base()} for
- * the coordinator, which rejects those it does not know.
+ * the coordinator, which rejects those it does not know (with a "did you mean" for a misspelt lease
+ * option: {@link #names()}, {@link io.snowid.InvalidSettingException#nearMiss}). A lease option
+ * given twice is an error.
  *
  * @param base the URI without the lease options (what the coordinator itself reads)
  * @param namespace ids are unique within a namespace; default {@code default}
@@ -34,17 +38,29 @@ public record LeaseOptions(
     Duration renewEvery) {
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-  static final String KEYS = "namespace, ttl, skew, startWait, instance, fields, renew";
+  private static final List<String> NAMES =
+      List.of("namespace", "ttl", "skew", "startWait", "instance", "fields", "renew");
+  static final String KEYS = String.join(", ", NAMES);
 
   public LeaseOptions {
     fields = List.copyOf(fields);
   }
 
   /**
-   * Splits a coordinator URI into its base and lease options.
+   * The names of the lease options, for a coordinator that names the one an unknown key of its
+   * query misspells.
+   */
+  public static List<String> names() {
+    return NAMES;
+  }
+
+  /**
+   * Splits a coordinator URI into its base and lease options. Reads the whole query before anything
+   * is opened.
    *
    * @param defaultTtl the coordinator's default lease time
-   * @throws InvalidSettingException naming the option and its allowed range
+   * @throws InvalidSettingException naming the option and its allowed range, or an option given
+   *     twice
    */
   public static LeaseOptions parse(String uri, Duration defaultTtl) {
     int q = uri.indexOf('?');
@@ -57,6 +73,7 @@ public record LeaseOptions(
     String instance = defaultInstance();
     List<String> fields = new ArrayList<>();
     List<String> passThrough = new ArrayList<>();
+    Set<String> given = new HashSet<>();
     if (q >= 0) {
       for (String pair : uri.substring(q + 1).split("&", -1)) {
         if (pair.isEmpty()) {
@@ -65,6 +82,10 @@ public record LeaseOptions(
         int eq = pair.indexOf('=');
         String key = eq < 0 ? pair : pair.substring(0, eq);
         String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (NAMES.contains(key) && !given.add(key)) {
+          throw new InvalidSettingException(
+              key, value, "one " + key + "= in the URI (" + key + " is given twice)");
+        }
         switch (key) {
           case "namespace" -> namespace = name("namespace", value);
           case "ttl" -> ttl = duration("ttl", value, Duration.ofMillis(300), Duration.ofHours(1));

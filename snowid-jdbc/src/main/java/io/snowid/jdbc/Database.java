@@ -5,12 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.node.NodeIdUnavailableException;
-import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Driver;
 import java.sql.DriverManager;
-import java.sql.DriverPropertyInfo;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,7 +16,6 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,8 +29,6 @@ import javax.sql.DataSource;
  * NodeIdUnavailableException} that names the call and the database, without a password.
  */
 final class Database implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
-
   /** The pool snowid makes: one connection kept open, a second one while two calls overlap. */
   static final int POOL_SIZE = 2;
 
@@ -68,12 +63,22 @@ final class Database implements AutoCloseable {
   /**
    * Makes a small pool for the URL of {@code settings}.
    *
-   * @throws InvalidSettingException if no driver on the class path accepts the URL
+   * @throws InvalidSettingException if a parameter is neither snowid's nor the driver's, or no
+   *     driver on the class path accepts the URL (checked before any connection)
    * @throws NodeIdUnavailableException if the database cannot be reached
    */
   static Database pool(JdbcSettings settings) {
     Driver driver = driver(settings);
-    warnAboutUnknownParameters(driver, settings);
+    DriverParameters.require(settings, driver);
+    if (driver == null) {
+      throw new InvalidSettingException(
+          "node",
+          settings.describe(),
+          "a URL that a JDBC driver on the class path accepts; add the driver of your database"
+              + " (org.postgresql:postgresql, org.mariadb.jdbc:mariadb-java-client,"
+              + " com.h2database:h2); jdbc:mysql: needs MySQL Connector/J, or the MariaDB driver"
+              + " with the parameter permitMysqlScheme");
+    }
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
     config.setPoolName("snowid-lease " + settings.describe());
@@ -86,6 +91,10 @@ final class Database implements AutoCloseable {
     try {
       pool = new HikariDataSource(config);
     } catch (RuntimeException e) {
+      InvalidSettingException refused = DriverParameters.refusedSetting(settings, e);
+      if (refused != null) {
+        throw refused;
+      }
       throw new NodeIdUnavailableException(
           settings.dialect()
               + " at "
@@ -127,53 +136,13 @@ final class Database implements AutoCloseable {
     return new Database(dataSource, null, settings.describedAs(where, dialect));
   }
 
+  /** The driver that accepts the URL; null if none on the class path does. */
   private static Driver driver(JdbcSettings settings) {
     try {
       return DriverManager.getDriver(settings.url());
     } catch (SQLException e) {
-      throw new InvalidSettingException(
-          "node",
-          settings.describe(),
-          "a URL that a JDBC driver on the class path accepts; add the driver of your database"
-              + " (org.postgresql:postgresql, org.mariadb.jdbc:mariadb-java-client,"
-              + " com.h2database:h2); jdbc:mysql: needs MySQL Connector/J, or the MariaDB driver"
-              + " with the parameter permitMysqlScheme");
+      return null;
     }
-  }
-
-  /**
-   * Warns about URL parameters that are neither snowid's nor in the list of properties the driver
-   * reports (a misspelt {@code namepsace=} would otherwise go to the driver unnoticed). Only a
-   * warning: drivers accept more than they list (MariaDB's {@code permitMysqlScheme}).
-   */
-  private static void warnAboutUnknownParameters(Driver driver, JdbcSettings settings) {
-    for (String key : unknownParameters(driver, settings)) {
-      LOG.log(
-          Level.WARNING,
-          "{0}: the parameter {1} is not one of snowid''s (namespace, ttl, skew, startWait,"
-              + " instance, fields, renew, table, create) nor one the {2} driver lists; it is"
-              + " passed to the driver",
-          settings.describe(),
-          key,
-          settings.dialect());
-    }
-  }
-
-  /** The URL's driver parameters that the driver does not list (none if it lists nothing). */
-  static List<String> unknownParameters(Driver driver, JdbcSettings settings) {
-    TreeSet<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-    try {
-      for (DriverPropertyInfo info :
-          driver.getPropertyInfo(settings.url(), new java.util.Properties())) {
-        known.add(info.name);
-      }
-    } catch (SQLException | RuntimeException e) {
-      return List.of();
-    }
-    if (known.isEmpty()) {
-      return List.of();
-    }
-    return settings.driverParameters().stream().filter(k -> !known.contains(k)).toList();
   }
 
   Dialect dialect() {

@@ -6,8 +6,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,6 +18,10 @@ import java.util.regex.Pattern;
  * driver reads and what the coordinator reads ({@code table}, {@code create}). snowid's lease
  * options ({@code namespace}, {@code ttl}, …) were removed before (see {@link
  * LeaseOptions#base()}).
+ *
+ * <p>Every parameter is snowid's or one the driver takes ({@link DriverParameters}), and none is
+ * given twice: a misspelt {@code namespace=} is an error, not a parameter the driver ignores while
+ * the process leases in the default namespace.
  *
  * <p>The driver gets the URL with the query's other parameters exactly as written (passwords
  * included, never decoded or re-encoded: each driver reads its URL its own way), so none of
@@ -50,6 +56,12 @@ record JdbcSettings(
   private static final Pattern USERINFO = Pattern.compile("//([^/@?;]*)@");
   private static final Pattern H2_PASSWORD = Pattern.compile("(?i);\\s*PASSWORD\\s*=\\s*([^;]*)");
 
+  /** The coordinator's own options. */
+  private static final List<String> COORDINATOR_OPTIONS = List.of("table", "create");
+
+  /** Every name of snowid's in the query: the lease options and the coordinator's. */
+  static final List<String> SNOWID_OPTIONS = snowidOptions();
+
   JdbcSettings {
     driverParameters = List.copyOf(driverParameters);
     secrets = List.copyOf(secrets);
@@ -76,6 +88,7 @@ record JdbcSettings(
     List<String> names = new ArrayList<>();
     List<String> inUrl = new ArrayList<>();
     Options own = new Options();
+    Set<String> given = new HashSet<>();
     if (q >= 0) {
       for (String pair : uri.substring(q + 1).split("&", -1)) {
         if (pair.isEmpty()) {
@@ -84,6 +97,9 @@ record JdbcSettings(
         int eq = pair.indexOf('=');
         String key = decode(eq < 0 ? pair : pair.substring(0, eq));
         String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (!given.add(key)) {
+          throw givenTwice(key);
+        }
         if (own.read(key, value)) {
           continue;
         }
@@ -116,6 +132,7 @@ record JdbcSettings(
     // LeaseOptions takes (and checks) its own keys; what it passes through is ours to read.
     String rest = LeaseOptions.parse("datasource?" + query, Duration.ofSeconds(10)).base();
     Options own = new Options();
+    Set<String> given = new HashSet<>();
     int q = rest.indexOf('?');
     if (q >= 0) {
       for (String pair : rest.substring(q + 1).split("&", -1)) {
@@ -124,9 +141,15 @@ record JdbcSettings(
         }
         int eq = pair.indexOf('=');
         String key = eq < 0 ? pair : pair.substring(0, eq);
+        if (!given.add(key)) {
+          throw givenTwice(key);
+        }
         if (!own.read(key, eq < 0 ? "" : pair.substring(eq + 1))) {
           throw new InvalidSettingException(
-              "options", key, "table=NAME, create=true|false and snowid's lease options");
+              "options",
+              key,
+              "table=NAME, create=true|false and snowid's lease options"
+                  + didYouMean(key, SNOWID_OPTIONS));
         }
       }
     }
@@ -138,6 +161,24 @@ record JdbcSettings(
         own.create,
         "DataSource" + tableSuffix(own.table),
         List.of());
+  }
+
+  private static InvalidSettingException givenTwice(String key) {
+    return new InvalidSettingException(
+        "node", key, "each parameter once (" + key + " is given twice)");
+  }
+
+  /** {@code "; did you mean NAME?"} for a near miss of {@code names}, or "". */
+  static String didYouMean(String key, List<String> names) {
+    return InvalidSettingException.nearMiss(key, names)
+        .map(n -> "; did you mean " + n + "?")
+        .orElse("");
+  }
+
+  private static List<String> snowidOptions() {
+    List<String> names = new ArrayList<>(LeaseOptions.names());
+    names.addAll(COORDINATOR_OPTIONS);
+    return List.copyOf(names);
   }
 
   /** This setting with another description (a DataSource's, once its URL is known). */

@@ -110,15 +110,17 @@ class JdbcLeaseProviderTest {
     assertThat(h2.scrub("PASSWORD=h2-secret")).doesNotContain("h2-secret");
   }
 
-  /** A misspelt option of snowid's would go to the driver unnoticed: it is warned about. */
+  /** A misspelt option of snowid's would go to the driver unnoticed: it is refused. */
   @Test
-  void unknownParameters_neitherSnowidsNorTheDrivers_areNamed() throws Exception {
+  void unknownParameters_neitherSnowidsNorTheDrivers_areRefused() throws Exception {
     String url =
         "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&namepsace=orders&sslmode=disable";
     JdbcSettings s = JdbcSettings.parse(url);
 
-    assertThat(Database.unknownParameters(java.sql.DriverManager.getDriver(s.url()), s))
-        .containsExactly("namepsace");
+    assertThatThrownBy(() -> DriverParameters.require(s, java.sql.DriverManager.getDriver(s.url())))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("node = namepsace is invalid")
+        .hasMessageEndingWith("; did you mean namespace?");
   }
 
   @Test
@@ -294,7 +296,7 @@ class JdbcLeaseProviderTest {
         .isInstanceOf(InvalidSettingException.class)
         .hasMessage(
             "options = tabel is invalid; allowed: table=NAME, create=true|false and snowid's lease"
-                + " options");
+                + " options; did you mean table?");
     assertThatThrownBy(() -> JdbcLeaseProvider.open(null, ""))
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageStartingWith("dataSource = null is invalid");

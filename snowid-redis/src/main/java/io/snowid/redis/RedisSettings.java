@@ -2,8 +2,10 @@ package io.snowid.redis;
 
 import io.lettuce.core.RedisURI;
 import io.snowid.InvalidSettingException;
+import io.snowid.lease.LeaseOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -112,6 +114,7 @@ record RedisSettings(
     int wait = 0;
     List<String> passThrough = new ArrayList<>();
     Set<String> lettuce = Set.copyOf(lettuceOptions());
+    Set<String> given = new HashSet<>();
     for (String pair : query.split("&", -1)) {
       if (pair.isEmpty()) {
         continue;
@@ -119,6 +122,11 @@ record RedisSettings(
       int eq = pair.indexOf('=');
       String key = eq < 0 ? pair : pair.substring(0, eq);
       String value = eq < 0 ? "" : pair.substring(eq + 1);
+      if (!given.add(key)) {
+        String named = scrub(key, secrets);
+        throw new InvalidSettingException(
+            "node", named, "each option once (" + named + " is given twice)");
+      }
       if (key.equals("prefix")) {
         if (!NAME.matcher(value).matches()) {
           throw new InvalidSettingException("prefix", value, "1 to 100 of A-Z a-z 0-9 . _ : -");
@@ -132,13 +140,37 @@ record RedisSettings(
       } else if (uri && (lettuce.contains(key) || key.equals("db"))) {
         passThrough.add(pair);
       } else if (uri) {
-        throw new InvalidSettingException("node", scrub(key, secrets), "an option of " + FORM);
+        throw new InvalidSettingException(
+            "node", scrub(key, secrets), "an option of " + FORM + didYouMean(key, URI_OPTIONS));
       } else {
         throw new InvalidSettingException(
-            "node", key, "an option of the application's Redis connection: " + CLIENT_FORM);
+            "node",
+            key,
+            "an option of the application's Redis connection: "
+                + CLIENT_FORM
+                + didYouMean(key, List.of("prefix", "wait")));
       }
     }
     return new Options(prefix, wait, passThrough);
+  }
+
+  /**
+   * Every name a Redis URI's query may hold: snowid's lease options (read before), the
+   * coordinator's and Lettuce's.
+   */
+  private static final List<String> URI_OPTIONS = uriOptions();
+
+  private static List<String> uriOptions() {
+    List<String> names = new ArrayList<>(LeaseOptions.names());
+    names.addAll(List.of("prefix", "wait", "db"));
+    names.addAll(lettuceOptions());
+    return List.copyOf(names);
+  }
+
+  private static String didYouMean(String key, List<String> names) {
+    return InvalidSettingException.nearMiss(key, names)
+        .map(n -> "; did you mean " + n + "?")
+        .orElse("");
   }
 
   /** The passwords of the URI's userinfo parts ({@code user:password@} or {@code password@}). */
