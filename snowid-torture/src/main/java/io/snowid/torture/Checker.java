@@ -36,7 +36,12 @@ final class Checker {
    * Held. An ID was taken from the generator at some moment after the worker's previous record
    * and at or before its own time (both monotonic), the interval (a, b]. It counts as issued
    * under node values not held only if no hold of that process on those values, by the
-   * registry's records, meets (a, b] even widened by SLACK on each side.
+   * registry's records, meets (a, b] even widened by SLACK on each side. A lease id is the node
+   * values packed, node fields from the most significant down: the ID's node bits read as one
+   * number (nodeKey), in every form of the fleet's layout (NodeSetup), so the ID's node bits are
+   * looked up directly. Every holder of the fleet's ID space leases under one namespace key (the
+   * namespace name and the space); holds under more than one key fail the run, since holders
+   * under different keys do not see each other.
    *
    * The tolerance. A generator stops at its deadline, which comes a margin (a fifth of the lease
    * time, at least 100 ms for the harness's leases) before the registry's expiry, by the lease's
@@ -92,6 +97,9 @@ final class Checker {
       }
     }
     Checker c = new Checker(runDir, Layout.parse(run.getProperty("layout")), holdList);
+    for (Hold h : holdList) {
+      c.report.namespaces.merge(h.namespace(), 1L, Long::sum);
+    }
     c.report.run = run;
     c.report.timeline = Timeline.load(runDir.resolve("timeline.txt"));
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
@@ -464,6 +472,7 @@ final class Checker {
     final List<String> duplicateExamples = new ArrayList<>();
     final List<String> orderExamples = new ArrayList<>();
     final List<String> notHeldExamples = new ArrayList<>();
+    final Map<String, Long> namespaces = new TreeMap<>(); // namespace key -> holds
     final Map<FaultKind, Stall> stalls = new EnumMap<>(FaultKind.class);
 
     /** One worker process. */
@@ -506,7 +515,11 @@ final class Checker {
     }
 
     boolean passed() {
-      return total > 0 && duplicates == 0 && orderViolations == 0 && notHeld == 0;
+      return total > 0
+          && duplicates == 0
+          && orderViolations == 0
+          && notHeld == 0
+          && namespaces.size() <= 1;
     }
 
     int exitCode() {
@@ -532,6 +545,13 @@ final class Checker {
       orderExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
       sb.append(String.format("IDs under node values not held: %d%n", notHeld));
       notHeldExamples.forEach(e -> sb.append("  ").append(e).append('\n'));
+      sb.append(
+          String.format(
+              "namespace keys of the holds: %d%s%n",
+              namespaces.size(),
+              namespaces.size() > 1 ? " (must be 1: one ID space, one key)" : ""));
+      namespaces.forEach((key, n) -> sb.append(String.format("  %s: %,d holds%n", key, n)));
+      slots(sb);
       sb.append(
           String.format(
               "runs of increasing IDs: %d, of which %d overlapped another of the same node"
@@ -561,6 +581,29 @@ final class Checker {
                   ? "PASS"
                   : total == 0 ? "FAIL (no IDs were issued: nothing was tested)" : "FAIL"));
       return sb.toString();
+    }
+
+    /** Each worker slot's configuration (from run.properties) and the IDs its processes took. */
+    private void slots(StringBuilder sb) {
+      int slots = Integer.parseInt(run.getProperty("workers", "0"));
+      if (run.getProperty("slot.0") == null) {
+        return;
+      }
+      long[] ids = new long[slots];
+      int[] processes = new int[slots];
+      for (Worker w : workers) {
+        int slot = Integer.parseInt(w.instance.substring(1, w.instance.indexOf('-')));
+        if (slot < slots) {
+          ids[slot] += w.ids;
+          processes[slot]++;
+        }
+      }
+      sb.append("worker slots (time mode, node configuration; IDs, processes):\n");
+      for (int s = 0; s < slots; s++) {
+        sb.append(
+            String.format(
+                "  %2d  %s; %,d IDs, %d%n", s, run.getProperty("slot." + s), ids[s], processes[s]));
+      }
     }
 
     /** Every fault applied, with its wall-clock times. */

@@ -44,6 +44,7 @@ final class FileRegistry implements Registry {
 
   /** What one lease file showed last. */
   private static final class FileState {
+    final String namespace;
     final long nodeKey;
     String instance = ""; // "" when released or absent
     String token = "";
@@ -51,7 +52,8 @@ final class FileRegistry implements Registry {
     long since; // the hold's lower bound
     long lastSeenBefore; // the start of the last poll that saw the current record
 
-    FileState(long nodeKey, long pollStart) {
+    FileState(String namespace, long nodeKey, long pollStart) {
+      this.namespace = namespace;
       this.nodeKey = nodeKey;
       this.since = pollStart;
       this.lastSeenBefore = pollStart;
@@ -133,7 +135,12 @@ final class FileRegistry implements Registry {
     for (Map.Entry<Path, String[]> e : seen.entrySet()) {
       FileState s =
           files.computeIfAbsent(
-              e.getKey(), p -> new FileState(nodeKeyOf(p), polls == 0 ? before : lastPollStart));
+              e.getKey(),
+              p ->
+                  new FileState(
+                      p.getParent().getFileName().toString(),
+                      nodeKeyOf(p),
+                      polls == 0 ? before : lastPollStart));
       String instance = e.getValue()[0];
       String token = e.getValue()[1];
       long highWater = Long.parseLong(e.getValue()[2]);
@@ -143,7 +150,7 @@ final class FileRegistry implements Registry {
         continue;
       }
       if (!s.token.isEmpty()) {
-        holds.add(new Hold(s.instance, s.nodeKey, s.since, after, s.highWater));
+        holds.add(new Hold(s.instance, s.namespace, s.nodeKey, s.since, after, s.highWater));
       }
       s.highWater = highWater;
       s.since = s.lastSeenBefore;
@@ -221,7 +228,7 @@ final class FileRegistry implements Registry {
     List<Hold> all = new ArrayList<>(holds);
     for (FileState s : files.values()) {
       if (!s.token.isEmpty()) {
-        all.add(new Hold(s.instance, s.nodeKey, s.since, Long.MAX_VALUE, s.highWater));
+        all.add(new Hold(s.instance, s.namespace, s.nodeKey, s.since, Long.MAX_VALUE, s.highWater));
       }
     }
     return all;

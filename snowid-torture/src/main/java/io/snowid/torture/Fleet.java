@@ -1,6 +1,5 @@
 package io.snowid.torture;
 
-import io.snowid.Layout;
 import io.snowid.testkit.ChildJvm;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,10 +18,10 @@ final class Fleet implements AutoCloseable {
       List.of(
           "-Xmx96m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
 
-  /** What every worker is started with. */
+  /** What every worker is started with; {@code setups} has one per slot. */
   record Config(
       Path runDir,
-      Layout layout,
+      List<NodeSetup> setups,
       int slots,
       Hosts hosts,
       Registry registry,
@@ -123,20 +122,23 @@ final class Fleet implements AutoCloseable {
         config.registry().endpoint() == null
             ? null
             : host < 0 ? config.registry().endpoint() : config.relays().get(host).address();
+    NodeSetup setup = config.setups().get(s.index);
     ProcessBuilder pb =
         ChildJvm.of(
             WorkerMain.class,
             JVM_OPTIONS,
-            config.registry().uri(via, instance),
+            config.registry().uri(via, instance) + setup.uriOptions(),
             ids.toString(),
             meta.toString(),
-            config.layout().spec(),
+            setup.layout(),
             TimeMode.ofSlot(s.index).toString(),
             Long.toString(config.bytesPerSecond()),
             Long.toString(config.maxBytes()));
     if (host >= 0) {
       pb.command().addAll(0, config.hosts().enter(host));
     }
+    pb.environment().keySet().removeIf(k -> k.startsWith("SNOWID_"));
+    pb.environment().putAll(setup.environment());
     if (config.clocks() != null) {
       pb.environment().putAll(config.clocks().environment(s.index));
     }

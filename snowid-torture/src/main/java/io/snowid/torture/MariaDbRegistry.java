@@ -208,10 +208,12 @@ final class MariaDbRegistry extends SqlRegistry {
       return;
     }
     String instance = row.get(3);
+    String namespace = row.get(1);
     String highWater = row.get(7);
     holds.add(
         new Hold(
             instance.substring(1, instance.length() - 1),
+            namespace.substring(1, namespace.length() - 1),
             nodeId,
             timeline.monoOfWall(Long.parseLong(row.get(10))),
             timeline.monoOfWall(Long.parseLong(row.get(6))),

@@ -19,14 +19,16 @@ record Options(
     long budgetBytes,
     Path dir,
     boolean keep,
+    boolean mixed,
     String netPrefix,
     int net,
     Layout layout,
     Path check) {
 
   /**
-   * The fleet's layout: one node field (so a file: lease covers all node values) and a clockback
-   * field, so that workers of every wall-clock policy share one layout and namespace.
+   * The fleet's layout, the one the checker decodes with: a clockback field, so that workers of
+   * every wall-clock policy share one ID space, and one node field; {@link NodeSetup} writes the
+   * same space with two.
    */
   static final String LAYOUT =
       "time=41,clockback=3,worker=7,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms";
@@ -68,6 +70,14 @@ record Options(
                              that it is rate-limited (never sampled: every ID issued is checked)
           --dir DIR          where the run writes (default /tmp/snowid-torture/RUN)
           --keep             keep the ID files after a passing run (default: deleted)
+          --mixed            (default) each worker slot runs one of four configurations of
+                             the fleet's ID space, drawn from the seed: worker=7, leased;
+                             datacenter=2,worker=5, both leased; the same with
+                             SNOWID_DATACENTER_ID set (0 half the time, else 1-3; left out
+                             above 16 slots) and the worker leased; the same with
+                             fields=worker,datacenter. The output and the report name the
+                             configuration of each slot
+          --no-mixed         every slot runs worker=7, leased
           --check DIR        only run the checker on a run directory kept before
 
         Fault kinds:
@@ -105,11 +115,16 @@ record Options(
     long budget = 2L << 30;
     Path dir = null;
     boolean keep = false;
+    boolean mixed = true;
     Path check = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("--keep")) {
         keep = true;
+        continue;
+      }
+      if (a.equals("--mixed") || a.equals("--no-mixed")) {
+        mixed = a.equals("--mixed");
         continue;
       }
       if (!a.startsWith("--")) {
@@ -149,6 +164,7 @@ record Options(
         budget,
         dir,
         keep,
+        mixed,
         "snt" + (pid % 10_000),
         (int) (pid % 200) + 20,
         Layout.parse(LAYOUT),

@@ -195,6 +195,9 @@ final class RedisRegistry implements Registry {
         || !command.get(1).endsWith(":ids")) {
       return;
     }
+    String key = command.get(1); // {P}:NS:ids
+    int tag = key.indexOf("}:");
+    String namespace = key.substring(tag < 0 ? 0 : tag + 2, key.length() - ":ids".length());
     for (int i = 2; i + 1 < command.size(); i += 2) {
       String[] rec = command.get(i + 1).split(" ");
       if (rec.length < 3 || rec[1].equals("-") || rec[2].equals("-")) {
@@ -204,6 +207,7 @@ final class RedisRegistry implements Registry {
       holds.add(
           new Hold(
               rec[0],
+              namespace,
               Long.parseLong(command.get(i)),
               timeline.monoOfWall(expires - ttlMillis),
               timeline.monoOfWall(expires),

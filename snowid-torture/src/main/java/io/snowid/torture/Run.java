@@ -31,6 +31,7 @@ final class Run implements AutoCloseable {
   private Registry registry;
   private FakeClocks clocks;
   private Fleet fleet;
+  private List<NodeSetup> setups = List.of();
   private FaultLog faultLog;
   private ScheduledExecutorService faults;
   private Thread sampler;
@@ -57,11 +58,12 @@ final class Run implements AutoCloseable {
   /** Runs the whole schedule and checks it. */
   Checker.Report execute() throws IOException, InterruptedException {
     say(
-        "snowid torture: coordinator %s, %d s, seed %d, %d workers, lease time %d ms, in %s",
+        "snowid torture: coordinator %s, %d s, seed %d, %d workers (%s), lease time %d ms, in %s",
         options.coordinator(),
         options.seconds(),
         options.seed(),
         options.workers(),
+        options.mixed() ? "mixed configurations" : "one configuration",
         options.ttlMillis(),
         dir);
     timeline.sample();
@@ -112,10 +114,20 @@ final class Run implements AutoCloseable {
     }
     Files.writeString(dir.resolve("schedule.txt"), schedule);
     say("schedule (seed %d, %d faults):%n%s", options.seed(), plan.size(), schedule);
+    setups = NodeSetup.plan(options.seed(), options.workers(), options.mixed(), !options.network());
+    if (options.mixed() && options.workers() > NodeSetup.FIXED_MAX_SLOTS) {
+      note(
+          "no slot fixes SNOWID_DATACENTER_ID: more than "
+              + NodeSetup.FIXED_MAX_SLOTS
+              + " slots could hold every worker id of one datacenter value");
+    }
     for (int s = 0; s < options.workers(); s++) {
       say(
-          "worker slot %d: %s%s",
-          s, TimeMode.ofSlot(s), hosts == null ? "" : ", host " + (s % hosts.count()));
+          "worker slot %d: %s, %s%s",
+          s,
+          TimeMode.ofSlot(s),
+          setups.get(s).describe(),
+          hosts == null ? "" : ", host " + (s % hosts.count()));
     }
 
     long bytesPerSecond =
@@ -124,7 +136,7 @@ final class Run implements AutoCloseable {
         new Fleet(
             new Fleet.Config(
                 dir,
-                options.layout(),
+                setups,
                 options.workers(),
                 hosts,
                 registry,
@@ -295,6 +307,10 @@ final class Run implements AutoCloseable {
     p.setProperty("layout", options.layout().spec());
     p.setProperty("faults", kinds.toString());
     p.setProperty("budgetBytes", Long.toString(options.budgetBytes()));
+    p.setProperty("mixed", Boolean.toString(options.mixed()));
+    for (int s = 0; s < setups.size(); s++) {
+      p.setProperty("slot." + s, TimeMode.ofSlot(s) + ", " + setups.get(s).describe());
+    }
     try (OutputStream out = Files.newOutputStream(dir.resolve("run.properties"))) {
       p.store(out, "snowid torture run");
     }

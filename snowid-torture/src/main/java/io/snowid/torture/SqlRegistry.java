@@ -124,13 +124,15 @@ abstract class SqlRegistry implements Registry {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT instance, node_id, renewed_at, expires_at, high_water FROM torture_audit"
+                "SELECT instance, node_id, renewed_at, expires_at, high_water, namespace"
+                    + " FROM torture_audit"
                     + " WHERE token IS NOT NULL AND node_id >= 0 AND expires_at IS NOT NULL")) {
       while (rs.next()) {
         long highWater = rs.getLong(5);
         holds.add(
             new Hold(
                 rs.getString(1),
+                rs.getString(6),
                 rs.getLong(2),
                 timeline.monoOfWall(rs.getLong(3)),
                 timeline.monoOfWall(rs.getLong(4)),

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckerTest {
   private static final Layout LAYOUT = Layout.parse(Options.LAYOUT);
+  private static final String NAMESPACE = "torture.t41-c3-n7-s12-e1288834974657-u1";
 
   @TempDir Path dir;
   private final List<String> holds = new ArrayList<>();
@@ -55,7 +56,12 @@ class CheckerTest {
   }
 
   private void hold(String instance, long worker, long fromMillis, long toMillis, long mark) {
-    holds.add(new Hold(instance, worker, fromMillis * 1000, toMillis * 1000, mark).line());
+    hold(NAMESPACE, instance, worker, fromMillis, toMillis, mark);
+  }
+
+  private void hold(
+      String namespace, String instance, long node, long fromMillis, long toMillis, long mark) {
+    holds.add(new Hold(instance, namespace, node, fromMillis * 1000, toMillis * 1000, mark).line());
   }
 
   /** A fault applied to slot 0, in milliseconds. */
@@ -218,6 +224,76 @@ class CheckerTest {
 
     assertThat(r.notHeld).isEqualTo(1);
     assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  /**
+   * A worker of the two-field form (datacenter=2,worker=5) issues IDs whose node bits are its
+   * packed lease id: held under that id, and a duplicate of a worker=7 process's ID when both took
+   * the same node values.
+   */
+  @Test
+  void check_twoFieldFormBesideTheOneFieldForm_heldByThePackedIdAndDuplicatesSeen()
+      throws IOException {
+    Layout two = Layout.parse(NodeSetup.TWO_FIELDS);
+    long packed = (2 << 5) | 5;
+    hold("w0-0", packed, 0, 20_000);
+    hold("w1-0", packed, 0, 20_000); // the registry handed the value out twice
+    worker("w0-0", id(1000, packed, 0), 1000, id(1000, packed, 1), 1001);
+    worker("w1-0", two.compose(1000, 0, 2, 5, 1), 1001, two.compose(1001, 0, 2, 5, 0), 1002);
+
+    Checker.Report r = check();
+
+    assertThat(r.notHeld).isZero();
+    assertThat(r.duplicates).isEqualTo(1);
+    assertThat(r.duplicateExamples)
+        .singleElement()
+        .asString()
+        .startsWith(id(1000, packed, 1) + " ");
+  }
+
+  /** Holders of one ID space under two namespace keys do not see each other: the run fails. */
+  @Test
+  void check_holdsUnderTwoNamespaceKeys_fails() throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    hold("torture.adc4e56c.worker.datacenter0", "w1-0", 3, 20_000, 30_000, Long.MIN_VALUE);
+    worker("w0-0", id(1000, 3, 0), 1000);
+    worker("w1-0", id(21_000, 3, 0), 21_000);
+
+    Checker.Report r = check();
+
+    assertThat(r.duplicates).isZero();
+    assertThat(r.notHeld).isZero();
+    assertThat(r.namespaces).hasSize(2);
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.text())
+        .contains(
+            "namespace keys of the holds: 2 (must be 1: one ID space, one key)",
+            "  torture.adc4e56c.worker.datacenter0: 1 holds",
+            "  " + NAMESPACE + ": 1 holds",
+            "result: FAIL");
+  }
+
+  @Test
+  void check_slotsOfTheRun_reportedWithTheirConfigurationAndIds() throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "slot.0=monotonic, worker\\=7, leased\nslot.1=wait, datacenter\\=2\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 20_000);
+    hold("w0-1", 3, 20_000, 30_000);
+    hold("w1-0", 4, 0, 20_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(1001, 3, 0), 1001);
+    worker("w0-1", id(21_000, 3, 0), 21_000);
+    worker("w1-0", id(1000, 4, 0), 1000);
+
+    Checker.Report r = check();
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.text())
+        .contains(
+            "namespace keys of the holds: 1\n",
+            "   0  monotonic, worker=7, leased; 3 IDs, 2\n",
+            "   1  wait, datacenter=2; 1 IDs, 1\n");
   }
 
   @Test

@@ -16,6 +16,14 @@ class OptionsTest {
     assertThat(o.ttlMillis()).isEqualTo(2000);
     assertThat(o.faults()).containsExactly(FaultKind.values());
     assertThat(o.budgetBytes()).isEqualTo(2L << 30);
+    assertThat(o.mixed()).isTrue();
+  }
+
+  @Test
+  void parse_noMixed_oneConfigurationInEverySlot() throws Exception {
+    assertThat(Options.parse("--no-mixed").mixed()).isFalse();
+    assertThat(Options.parse("--no-mixed", "--mixed").mixed()).isTrue();
+    assertThat(Options.help()).contains("--mixed", "--no-mixed");
   }
 
   @Test

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness end to end, briefly, in the build: four worker JVMs per coordinator (each with a
- * private registry: a lease directory, redis-server, PostgreSQL, MariaDB) for 25 s under process
- * faults (SIGKILL with replacement, SIGSTOP past the lease), every ID checked. The long runs with
- * every fault kind are bench/torture.sh's (RELIABILITY.md).
+ * private registry: a lease directory, redis-server, PostgreSQL, MariaDB), one of each
+ * configuration of the ID space, for 25 s under process faults (SIGKILL with replacement, SIGSTOP
+ * past the lease), every ID checked. The long runs with every fault kind are bench/torture.sh's
+ * (RELIABILITY.md).
  */
 class TortureShortRunTest {
   /** The schedule's seed; -Dsnowid.seed=N replays another. */
@@ -47,6 +48,13 @@ class TortureShortRunTest {
     String report = Files.readString(dir.resolve("report.txt"));
     assertThat(code).as(report).isZero();
     assertThat(report).contains("duplicates: 0", "order violations: 0", "not held: 0", "PASS");
+    // four slots: every configuration of the ID space once, all under one namespace key
+    assertThat(report)
+        .contains(
+            "namespace keys of the holds: 1\n",
+            "worker=7, leased;",
+            "SNOWID_DATACENTER_ID=",
+            "fields=worker,datacenter");
     assertThat(FaultLog.load(dir.resolve("faults.log")))
         .as("faults applied")
         .extracting(FaultLog.Applied::kind)
