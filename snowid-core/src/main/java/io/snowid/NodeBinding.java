@@ -398,7 +398,13 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
    */
   void close() {
     synchronized (lock) {
-      if (!closed && current != null) {
+      // a caller's lease that already ended (released by its owner) says why better than the close
+      boolean endedBefore =
+          !node.ownsLease()
+              && (current == null
+                  || current.fencedReason != null
+                  || (node.lease() != null && !node.lease().status().held()));
+      if (!closed && current != null && !endedBefore) {
         Binding b = current;
         current =
             new Binding(

@@ -57,6 +57,6 @@ class ContextCloseTest {
     assertThat(snowflake.nodeStatus().held()).isFalse();
     assertThatThrownBy(snowflake::nextId)
         .isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining("released");
+        .hasMessageContaining("the generator was closed");
   }
 }
