@@ -57,6 +57,12 @@ import java.util.concurrent.locks.LockSupport;
  * longest lease time and latest high-water mark) are kept in the lease directory, not in the
  * namespace folder whose owner could delete them (NamespaceMarks).
  *
+ * <p>Every lease also holds a host-wide claim of its namespace and id ({@link HostClaims}), taken
+ * after its file is locked and before its record is written: an id that a live process of this host
+ * holds through another lease directory counts as taken, and a newcomer starts after the high-water
+ * marks that earlier holders on other directories recorded in their claims. A renewal whose claim
+ * was deleted or replaced fails as one whose lease file was.
+ *
  * <p>The coordinator has no clock of its own: it records the holder's.
  */
 final class FileLeaseCoordinator implements LeaseCoordinator {
@@ -94,6 +100,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           LinkOption.NOFOLLOW_LINKS);
 
   private final Path dir;
+  private final HostClaims claims;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
 
   /**
@@ -102,24 +109,35 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    */
   private static final Map<String, Held> HELD_HERE = new ConcurrentHashMap<>();
 
-  /** A locked lease file and the record last written to it. Guarded by itself. */
+  /**
+   * A locked lease file, the record last written to it and the host-wide claim of its id. Guarded
+   * by itself.
+   */
   private static final class Held {
     final FileChannel channel;
     final FileLock lock;
     final Path path;
     final String key;
+    final HostClaims.Claim claim;
     LeaseRecord record;
 
-    Held(FileChannel channel, FileLock lock, Path path, String key, LeaseRecord record) {
+    Held(
+        FileChannel channel,
+        FileLock lock,
+        Path path,
+        String key,
+        HostClaims.Claim claim,
+        LeaseRecord record) {
       this.channel = channel;
       this.lock = lock;
       this.path = path;
       this.key = key;
+      this.claim = claim;
       this.record = record;
     }
   }
 
-  /** A lease file this call has locked, and what its record allows. */
+  /** A lease file this call has locked, what its record allows, and the id's host-wide claim. */
   private record Candidate(
       long id,
       Path path,
@@ -128,18 +146,54 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       FileLock lock,
       LeaseRecord previous,
       boolean mustWait,
-      boolean sameInstance) {
+      boolean sameInstance,
+      HostClaims.Claim claim) {
+    /** Without its claim yet. */
+    Candidate(
+        long id,
+        Path path,
+        String key,
+        FileChannel channel,
+        FileLock lock,
+        LeaseRecord previous,
+        boolean mustWait,
+        boolean sameInstance) {
+      this(id, path, key, channel, lock, previous, mustWait, sameInstance, HostClaims.Claim.NONE);
+    }
+
+    /**
+     * With the id's claim: an unreadable mark in a claim file means an earlier holder on another
+     * lease directory is unknown, so it is waited out as one whose record is lost.
+     */
+    Candidate withClaim(HostClaims.Claim c) {
+      return new Candidate(
+          id, path, key, channel, lock, previous, mustWait || c.damaged(), sameInstance, c);
+    }
+
     /** Lower is better: the instance's own id, then one free without a wait, then the lowest. */
     int rank() {
       return (sameInstance ? 0 : 2) + (mustWait ? 1 : 0);
     }
   }
 
-  FileLeaseCoordinator(Path dir) {
+  /**
+   * @param dir the lease directory, opened ({@link LeaseDirectory#open})
+   * @param claims the host-wide claims every lease also takes
+   */
+  FileLeaseCoordinator(Path dir, HostClaims claims) {
     this.dir = dir;
+    this.claims = claims;
   }
 
   static FileLeaseCoordinator open(String base) {
+    return open(base, HostClaims.configured());
+  }
+
+  /**
+   * {@link #open(String)} with the host-wide claims {@code claims} (for a test, in a place of its
+   * own).
+   */
+  static FileLeaseCoordinator open(String base, HostClaims claims) {
     if (base.indexOf('?') >= 0) {
       throw new InvalidSettingException(
           "node", base, "file:DIR with the options " + LeaseOptions.KEYS + " only");
@@ -151,7 +205,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (raw.isBlank()) {
       throw new InvalidSettingException("node", base, "file:DIR with a directory");
     }
-    return new FileLeaseCoordinator(LeaseDirectory.open(Paths.get(raw)));
+    return new FileLeaseCoordinator(LeaseDirectory.open(Paths.get(raw)), claims);
   }
 
   /**
@@ -172,6 +226,9 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
     /** Other users' lease files no process holds, which this user cannot take: a description. */
     final List<String> notUsable = new ArrayList<>();
+
+    /** Ids free here but claimed host-wide by a process of another lease directory. */
+    int claimedElsewhere;
 
     void saw(LeaseRecord r, Path file) {
       sawHighWater(r.highWater(), file, LeaseDirectory.CurrentUser.uid());
@@ -194,16 +251,17 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   @Override
   public Lease acquire(AcquireRequest request) {
     String namespace = request.namespace();
-    long size = request.size();
     Path nsDir = LeaseDirectory.namespace(dir, namespace);
     NamespaceView view = new NamespaceView();
     Candidate best = null;
+    claims.prepare();
     try {
       NamespaceMarks.raise(dir, namespace, request.terms().ttl().toMillis(), Long.MIN_VALUE);
       view.ttlMillis = raiseLongestTtl(nsDir, request.terms().ttl().toMillis());
-      TreeSet<Long> existing = existingIds(nsDir, size);
+      TreeSet<Long> existing = existingIds(nsDir);
+      existing.removeIf(id -> !request.allows(id));
       for (long id : existing) {
-        Candidate c = probe(nsDir, id, request, view);
+        Candidate c = claimed(probe(nsDir, id, request, view), namespace, view);
         if (c == null) {
           continue;
         }
@@ -217,21 +275,36 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           break;
         }
       }
-      for (long id = 0; id < size && (best == null || best.mustWait()); id++) {
+      for (long id = request.first();
+          id >= 0 && (best == null || best.mustWait());
+          id = request.next(id)) {
         if (existing.contains(id)) {
           continue;
         }
         if (best != null && best.id() < id) {
           break; // an existing id that needs the same wait, and is lower
         }
-        Candidate c = create(nsDir, id);
-        if (c != null) {
+        HostClaims.Claim claim = claims.take(namespace, id);
+        if (claim == null) {
+          view.claimedElsewhere++;
+          continue;
+        }
+        Candidate c;
+        try {
+          c = create(nsDir, id);
+        } catch (IOException | RuntimeException e) {
+          claim.release();
+          throw e;
+        }
+        if (c == null) {
+          claim.release();
+        } else {
           abandon(best);
-          best = c;
+          best = c.withClaim(claim);
         }
       }
       if (best == null) {
-        throw exhausted(namespace, size, view);
+        throw exhausted(namespace, request.count(), view);
       }
       Candidate taken = best;
       best = null;
@@ -243,16 +316,39 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
+  /**
+   * A candidate with its id's host-wide claim; null (the candidate abandoned) if a process of
+   * another lease directory of this host holds the claim.
+   */
+  private Candidate claimed(Candidate c, String namespace, NamespaceView view) {
+    if (c == null) {
+      return null;
+    }
+    HostClaims.Claim claim;
+    try {
+      claim = claims.take(namespace, c.id());
+    } catch (RuntimeException e) {
+      abandon(c);
+      throw e;
+    }
+    if (claim == null) {
+      view.claimedElsewhere++;
+      abandon(c);
+      return null;
+    }
+    return c.withClaim(claim);
+  }
+
   /** No id was free: says which were held and which are other users' files nothing holds. */
   private NodeIdsExhaustedException exhausted(String namespace, long size, NamespaceView view) {
+    String where = "in " + dir + claimedElsewhere(view);
     if (view.notUsable.isEmpty()) {
-      return new NodeIdsExhaustedException(namespace, size, "in " + dir);
+      return new NodeIdsExhaustedException(namespace, size, where);
     }
     return new NodeIdsExhaustedException(
         namespace,
         size,
-        "in "
-            + dir
+        where
             + " are taken: "
             + view.held
             + " held by running processes, "
@@ -266,7 +362,19 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         true);
   }
 
-  private static TreeSet<Long> existingIds(Path nsDir, long size) throws IOException {
+  private String claimedElsewhere(NamespaceView view) {
+    if (view.claimedElsewhere == 0) {
+      return "";
+    }
+    return " ("
+        + view.claimedElsewhere
+        + " of them free here but held by processes of other lease directories of this host,"
+        + " claimed host-wide in "
+        + claims.place()
+        + ": one lease directory per host)";
+  }
+
+  private static TreeSet<Long> existingIds(Path nsDir) throws IOException {
     TreeSet<Long> ids = new TreeSet<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, "*.lease")) {
       for (Path f : files) {
@@ -274,9 +382,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         String digits = name.substring(0, name.length() - ".lease".length());
         if (digits.matches("0|[1-9][0-9]{0,18}")) {
           long id = Long.parseLong(digits);
-          if (id < size) {
-            ids.add(id);
-          }
+          ids.add(id);
         }
       }
     }
@@ -754,7 +860,21 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       throws IOException {
     LeaseTerms terms = request.terms();
     long now = terms.localNowMillis();
-    long previous = c.previous() == null ? Long.MIN_VALUE : c.previous().highWater();
+    // After the id's last holder here, and after every earlier holder of the same node values on
+    // another lease directory of this host, as their claim files recorded.
+    HostClaims.Claim claim = c.claim();
+    view.ttlMillis = Math.max(view.ttlMillis, claim.ttlMillis());
+    long previous =
+        Math.max(
+            c.previous() == null ? Long.MIN_VALUE : c.previous().highWater(), claim.highWater());
+    refuseForeignFuture(
+        request,
+        now,
+        Math.max(terms.ttl().toMillis(), view.ttlMillis),
+        c,
+        claim.highWater(),
+        claim.highWaterFile(),
+        claim.highWaterOwner());
     long startAfter = previous;
     if (c.mustWait()) {
       // After whoever may hold the id: one lease time (the longest any record of the namespace
@@ -766,7 +886,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       view.ttlMillis = Math.max(view.ttlMillis, marks.ttlMillis());
       view.sawHighWater(marks.highWater(), marks.highWaterFile(), marks.highWaterOwner());
       long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
-      refuseForeignFuture(request, view, now, wait, c);
+      refuseForeignFuture(
+          request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
       startAfter = Math.max(Math.max(previous, view.highWater), saturatedAdd(now, wait));
     }
     String token = UUID.randomUUID().toString();
@@ -787,8 +908,9 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             terms.expiresAtMillis());
     NamespaceMarks.raise(dir, request.namespace(), record.ttlMillis(), record.highWater());
     write(c.channel(), record);
+    claim.record(record.highWater(), record.ttlMillis());
     ProcessFileClaims.liveToken(token, c.path().toString());
-    Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), record);
+    Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), claim, record);
     held.put(token, h);
     HELD_HERE.put(c.key(), h);
     return new Lease(
@@ -815,17 +937,24 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * recorded. So a mark beyond the newcomer's now plus its wait was written on a clock that ran
    * ahead (faketime, a clock set back since) or forged by hand. Starting after it would still be
    * safe, but a generator would then refuse with a message blaming the node id, which never was
-   * used so far: another user's file deserves a message naming it, its owner and the fix. Still a
-   * refusal: which marks are false cannot be told, and a true one is a duplicate if ignored.
+   * used so far: another user's file (a lease file, namespace marks, or a host-wide claim of the
+   * id) deserves a message naming it, its owner and the fix. Still a refusal: which marks are false
+   * cannot be told, and a true one is a duplicate if ignored.
    */
   private void refuseForeignFuture(
-      AcquireRequest request, NamespaceView view, long now, long wait, Candidate c) {
-    if (view.highWaterFile == null
-        || view.highWaterOwner == LeaseDirectory.CurrentUser.uid()
-        || view.highWater <= saturatedAdd(saturatedAdd(now, wait), FUTURE_SLACK_MILLIS)) {
+      AcquireRequest request,
+      long now,
+      long wait,
+      Candidate c,
+      long highWater,
+      Path highWaterFile,
+      int highWaterOwner) {
+    if (highWaterFile == null
+        || highWaterOwner == LeaseDirectory.CurrentUser.uid()
+        || highWater <= saturatedAdd(saturatedAdd(now, wait), FUTURE_SLACK_MILLIS)) {
       return;
     }
-    String owner = view.highWaterOwner == 0 ? "root" : "uid " + view.highWaterOwner;
+    String owner = highWaterOwner == 0 ? "root" : "uid " + Integer.toUnsignedString(highWaterOwner);
     throw new NodeIdUnavailableException(
         "node id "
             + c.id()
@@ -834,13 +963,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             + " in "
             + describe()
             + " cannot start: "
-            + view.highWaterFile
+            + highWaterFile
             + " (owned by "
             + owner
             + ") records a high-water mark of "
-            + java.time.Instant.ofEpochMilli(view.highWater)
+            + java.time.Instant.ofEpochMilli(highWater)
             + ", "
-            + (view.highWater - now)
+            + (highWater - now)
             + " ms after this clock, beyond any lease time recorded ("
             + wait
             + " ms): a process of "
@@ -848,7 +977,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             + " ran with its clock ahead, or the file was forged; if no process of "
             + owner
             + " runs snowid with its clock ahead, remove "
-            + view.highWaterFile
+            + highWaterFile
             + " as root or as its owner");
   }
 
@@ -868,6 +997,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       // closing drops the lock; nothing else to do
     } finally {
       ProcessFileClaims.release(c.key(), c.path().toString());
+      c.claim().release();
     }
   }
 
@@ -901,6 +1031,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
                   System.currentTimeMillis());
           NamespaceMarks.raise(dir, lease.namespace(), next.ttlMillis(), next.highWater());
           write(h.channel, next);
+          h.claim.record(next.highWater(), next.ttlMillis());
           h.record = next;
           lost = lostBecause(h); // replaced while this write went to the old file
         }
@@ -924,8 +1055,16 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
-  /** Why the file at the path is no longer the one this holder locked; null if it still is. */
+  /**
+   * Why the file at the path is no longer the one this holder locked, or its host-wide claim is no
+   * longer its own; null if both still are.
+   */
   private static String lostBecause(Held h) throws IOException {
+    String lease = leaseLostBecause(h);
+    return lease != null ? lease : h.claim.lostBecause();
+  }
+
+  private static String leaseLostBecause(Held h) throws IOException {
     if (!h.lock.isValid()) {
       return "its lock was released";
     }
@@ -971,6 +1110,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       // closing drops the lock; nothing else to do
     } finally {
       ProcessFileClaims.release(h.key, h.path.toString());
+      h.claim.release();
     }
   }
 
@@ -987,10 +1127,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           if (onDisk == null || onDisk.token().equals(lease.token())) {
             // A holder that releases is fenced and knows exactly what it issued: that replaces its
             // own promises, so a graceful restart does not wait out the promised deadline.
-            write(
-                h.channel,
+            LeaseRecord released =
                 h.record.released(
-                    Math.max(h.record.base(), issuedUpToMillis), System.currentTimeMillis()));
+                    Math.max(h.record.base(), issuedUpToMillis), System.currentTimeMillis());
+            write(h.channel, released);
+            h.claim.record(released.highWater(), released.ttlMillis());
           }
         }
       } catch (IOException e) {
@@ -1001,7 +1142,26 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
-  // ---- for operators: list and releaseAbandoned ----
+  // ---- for operators: namespaces, list and releaseAbandoned ----
+
+  /** The namespace folders of the lease directory, sorted; nothing is created. */
+  @Override
+  public List<String> namespaces() {
+    List<String> out = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        String name = p.getFileName().toString();
+        if (name.matches("[A-Za-z0-9_:-][A-Za-z0-9._:-]*")
+            && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          out.add(name);
+        }
+      }
+    } catch (IOException e) {
+      throw new NodeIdUnavailableException("lease directory " + dir + " cannot be listed: " + e);
+    }
+    Collections.sort(out);
+    return out;
+  }
 
   @Override
   public LeaseListing list(String namespace) {
@@ -1012,7 +1172,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
     List<LeaseInfo> out = new ArrayList<>();
     try {
-      for (long id : existingIds(nsDir, Long.MAX_VALUE)) {
+      for (long id : existingIds(nsDir)) {
         LeaseInfo info = inspect(namespace, nsDir.resolve(id + ".lease"), id, now);
         if (info != null) {
           out.add(info);

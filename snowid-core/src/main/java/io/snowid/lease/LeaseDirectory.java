@@ -112,6 +112,22 @@ final class LeaseDirectory {
   }
 
   /**
+   * Checks the place of the host-wide claims ({@link HostClaims}) as a lease directory, creating
+   * what is missing: its files are claim files; returns its real path.
+   *
+   * @throws LeaseDirectoryException if it cannot be created or another user could tamper with it
+   */
+  static Path openClaimPlace(Path place) {
+    Path requested = place.toAbsolutePath();
+    if (!supportsUnix(requested)) {
+      return openWithoutOwners(requested);
+    }
+    Walk walk = new Walk(requested);
+    walk.files = "claim files";
+    return walk.run();
+  }
+
+  /**
    * Creates (if needed) and checks a namespace folder directly inside an opened lease directory;
    * never follows a symbolic link.
    */
@@ -210,6 +226,9 @@ final class LeaseDirectory {
     Stat leaseDirectory;
 
     private int links;
+
+    /** What the directory holds, in a refusal. */
+    String files = "lease files";
 
     Walk(Path requested) {
       this.requested = requested;
@@ -452,7 +471,9 @@ final class LeaseDirectory {
                 + ") or root, who could "
                 + (role == Role.ABOVE
                     ? "replace everything below it"
-                    : "delete or replace its lease files, and it is not shared by the users of"
+                    : "delete or replace its "
+                        + files
+                        + ", and it is not shared by the users of"
                         + " this host (mode "
                         + s.permissions()
                         + ")"),
@@ -491,7 +512,7 @@ final class LeaseDirectory {
                 + s.permissions()
                 + (role == Role.ABOVE
                     ? ") without the sticky bit, so anyone could replace everything below it"
-                    : "), who could delete or replace its lease files"),
+                    : "), who could delete or replace its " + files),
             role == Role.ABOVE
                 ? "chmod o-w "
                     + p

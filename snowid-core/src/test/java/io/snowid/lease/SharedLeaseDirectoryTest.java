@@ -254,7 +254,9 @@ class SharedLeaseDirectoryTest {
    * Review of issue 11, finding 1: the owner of a shared namespace folder deletes a holder's lease
    * file and every longest-ttl file in it. A newcomer with a short lease time still waits the
    * holder's, recorded in the lease directory where that owner cannot delete it, and starts after
-   * the holder's high-water mark; the holder notices at its next renewal and stops.
+   * the holder's high-water mark; the holder notices at its next renewal and stops. The two share
+   * the lease directory only, not the place of host-wide claims (two containers with a volume): on
+   * one host the holder's claim would keep the newcomer off its id altogether.
    */
   @Test
   void acquire_namespaceFolderOwnerDeletedLeaseAndTtlFiles_newcomerWaitsHoldersLeaseTime()
@@ -262,8 +264,10 @@ class SharedLeaseDirectoryTest {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
     Path ns = leases.resolve("ns");
-    try (LeaseCoordinator victim = LeaseCoordinators.open("file:" + leases);
-        LeaseCoordinator newcomer = LeaseCoordinators.open("file:" + leases)) {
+    try (LeaseCoordinator victim =
+            FileLeaseCoordinator.open("file:" + leases, new HostClaims(tmp.resolve("claims-a")));
+        LeaseCoordinator newcomer =
+            FileLeaseCoordinator.open("file:" + leases, new HostClaims(tmp.resolve("claims-b")))) {
       Lease held = acquire(victim, "ns", Duration.ofSeconds(30));
       long promised = System.currentTimeMillis() + 30_000 - 100;
       try (var files = Files.newDirectoryStream(ns)) {
