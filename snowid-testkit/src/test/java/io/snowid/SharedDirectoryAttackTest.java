@@ -229,7 +229,8 @@ class SharedDirectoryAttackTest {
         ns.toString(),
         USERS.get(victim));
     try (Stream<Path> left = Files.list(ns)) {
-      assertThat(left.map(f -> f.getFileName().toString())).containsExactly("0.lease");
+      // the attacker's own file: datacenter 1, worker 0 is the packed node value 32
+      assertThat(left.map(f -> f.getFileName().toString())).containsExactly("32.lease");
     }
 
     Process newcomer =

@@ -113,7 +113,10 @@ class SnowflakeLeaseRegressionTest {
   @Test
   void nextId_afterClose_throwsLeaseLostSayingTheGeneratorWasClosed(@TempDir Path dir) {
     Snowflake gen =
-        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+        Snowflake.builder()
+            .nodeSource("file:" + dir + "?ttl=2s&namespace=own")
+            .timeSource(time)
+            .build();
     gen.nextId();
     clock.advance(Duration.ofMillis(100));
     long closedAt = time.millis();
@@ -133,7 +136,10 @@ class SnowflakeLeaseRegressionTest {
       @TempDir Path dir) {
     // a fresh id of a file: lease: the first ID waits one ttl, and the generator is closed then
     Snowflake gen =
-        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+        Snowflake.builder()
+            .nodeSource("file:" + dir + "?ttl=2s&namespace=own")
+            .timeSource(time)
+            .build();
     AtomicLong closedAt = new AtomicLong();
     clock.beforeNextPark(
         () -> {
@@ -152,7 +158,8 @@ class SnowflakeLeaseRegressionTest {
   @Test
   void nextId_callersLeaseClosedByItsOwner_throwsLeaseLostSayingItWasReleased(@TempDir Path dir) {
     NodeLease lease =
-        LeaseCoordinators.lease("file:" + dir + "?ttl=2s", Layout.twitter(), Map.of(), time);
+        LeaseCoordinators.lease(
+            "file:" + dir + "?ttl=2s&namespace=own", Layout.twitter(), Map.of(), time);
     Snowflake gen = Snowflake.builder().lease(lease).timeSource(time).build();
     gen.nextId();
     lease.close();

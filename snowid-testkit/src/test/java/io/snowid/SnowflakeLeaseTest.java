@@ -123,13 +123,19 @@ class SnowflakeLeaseTest {
   @Test
   void close_ownedFileLease_releasesAndStopsIssuing(@TempDir Path dir) {
     Snowflake owned =
-        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+        Snowflake.builder()
+            .nodeSource("file:" + dir + "?ttl=2s&namespace=own")
+            .timeSource(time)
+            .build();
     assertThat(owned.nodeStatus().detail()).startsWith("waiting until"); // a fresh id waits a ttl
     assertThat(owned.nodeStatus().source()).contains("file:");
     owned.nextId();
     assertThat(owned.nodeStatus().held()).isTrue();
     Snowflake second =
-        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time).build();
+        Snowflake.builder()
+            .nodeSource("file:" + dir + "?ttl=2s&namespace=own")
+            .timeSource(time)
+            .build();
     assertThat(second.node().get("worker")).isNotEqualTo(owned.node().get("worker"));
 
     owned.close();
@@ -144,7 +150,7 @@ class SnowflakeLeaseTest {
   @Test
   void build_sameBuilderTwiceWithALeaseSource_eachGeneratorLeasesItsOwnNode(@TempDir Path dir) {
     Snowflake.Builder builder =
-        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s").timeSource(time);
+        Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s&namespace=own").timeSource(time);
     Snowflake first = builder.build();
     Snowflake second = builder.build();
     try {
@@ -165,7 +171,7 @@ class SnowflakeLeaseTest {
         () ->
             Snowflake.builder()
                 .layout("time=41,worker=2,clockback=2,sequence=12,epoch=2020-01-01T00:00:00Z")
-                .nodeSource("file:" + dir + "?ttl=10s&instance=svc")
+                .nodeSource("file:" + dir + "?ttl=10s&instance=svc&namespace=own")
                 .timeSource(TimeSource.wallClock(wall))
                 .clockPolicy(ClockPolicy.CLOCKBACK)
                 .build();

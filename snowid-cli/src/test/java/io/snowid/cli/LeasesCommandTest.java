@@ -35,29 +35,35 @@ class LeasesCommandTest {
       String health = get(serve, "health");
       Matcher values = Pattern.compile("\"values\":(\\{[^}]*})").matcher(health);
       assertThat(values.find()).as(health).isTrue();
+      // the node id is the packed node value: datacenter * 32 + worker in twitter's layout
+      Matcher dc = Pattern.compile("\"datacenter\":(\\d+)").matcher(values.group(1));
+      Matcher wk = Pattern.compile("\"worker\":(\\d+)").matcher(values.group(1));
+      assertThat(dc.find() && wk.find()).as(health).isTrue();
+      String id = Long.toString(Long.parseLong(dc.group(1)) * 32 + Long.parseLong(wk.group(1)));
 
       Cli table = Cli.run("leases", "--node", node);
       Cli json = Cli.run("leases", "--node", node, "--json");
 
       assertThat(table.exit()).isZero();
       assertThat(table.out())
-          .contains("namespace    ops.adc4e56c.worker.datacenter")
+          .contains("namespace    ops.t41-n10-s12-e1288834974657-u1")
           .contains("NODE ID  DATACENTER  WORKER  INSTANCE")
-          .containsPattern("\\n0 +[0-9]+ +0 +\\S+:io\\.snowid\\.cli\\.SnowIdCommand +\\S+ +HELD ");
+          .containsPattern(
+              "\\n" + id + " +[0-9]+ +0 +\\S+:io\\.snowid\\.cli\\.SnowIdCommand +\\S+ +HELD ");
       assertThat(json.exit()).isZero();
       assertThat(json.out())
-          .startsWith("{\"namespace\":\"ops.adc4e56c.worker.datacenter")
-          .contains("\"leases\":[{\"nodeId\":0,\"values\":" + values.group(1) + ",")
+          .startsWith("{\"namespace\":\"ops.t41-n10-s12-e1288834974657-u1")
+          .contains("\"leases\":[{\"nodeId\":" + id + ",\"values\":" + values.group(1) + ",")
           .contains("\"state\":\"HELD\"");
 
-      Cli refused = Cli.run("leases", "release", "--node", node, "0");
+      Cli refused = Cli.run("leases", "release", "--node", node, id);
 
       assertThat(refused.exit()).isEqualTo(2);
       assertThat(refused.out()).isEmpty();
       assertThat(refused.errLines())
           .singleElement()
           .asString()
-          .startsWith("snowid: node id 0 ")
+          .startsWith("snowid: node id " + id + " ")
           .contains("not released: its lease file is locked by a live process")
           .contains("io.snowid.cli.SnowIdCommand");
       assertThat(Cli.run("leases", "--node", node).out()).contains(" HELD ");
@@ -67,15 +73,15 @@ class LeasesCommandTest {
       String beforeRelease = Cli.run("leases", "--node", node, "--json").out();
       assertThat(beforeRelease).contains("\"state\":\"EXPIRED\"");
 
-      Cli released = Cli.run("leases", "release", "--node", node, "0");
+      Cli released = Cli.run("leases", "release", "--node", node, id);
 
       assertThat(released.exit()).isZero();
       assertThat(released.err()).isEmpty();
-      assertThat(released.out()).startsWith("released node id 0 ").contains("is kept");
+      assertThat(released.out()).startsWith("released node id " + id + " ").contains("is kept");
       String after = Cli.run("leases", "--node", node, "--json").out();
       assertThat(after).contains("\"state\":\"RELEASED\"").contains("\"expiresAt\":null");
       assertThat(highWater(after)).isEqualTo(highWater(beforeRelease));
-      Cli again = Cli.run("leases", "release", "--node", node, "0");
+      Cli again = Cli.run("leases", "release", "--node", node, id);
       assertThat(again.exit()).isZero();
       assertThat(again.out()).contains("is released already");
     } finally {
