@@ -3,7 +3,10 @@ package io.snowid.cli;
 import io.snowid.InvalidIdException;
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.LeaseDirectoryException;
+import io.snowid.lease.Secrets;
 import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +22,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * Every failure is one line on stderr: exit code 2 for bad input (a wrong option, a bad layout, an
  * unreadable ID, a lease directory that cannot be used), 1 for a failure at run time (a coordinator
  * out of reach, a port in use, output that cannot be written). The stack trace only with {@code
- * --verbose}. Echoed input is cut to a readable length.
+ * --verbose}. Echoed input is cut to a readable length. Neither says a password: what is printed is
+ * {@linkplain Secrets#scrub scrubbed} of the passwords of every URI in it and of the command line's
+ * and {@code --node}'s URIs.
  */
 final class Errors implements IParameterExceptionHandler, IExecutionExceptionHandler {
   static final int BAD_INPUT = 2;
@@ -34,15 +39,15 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
   @Override
   public int handleParseException(ParameterException ex, String[] args) {
     PrintWriter err = ex.getCommandLine().getErr();
-    err.println(parseLine(ex));
+    err.println(parseLine(ex, args));
     err.flush();
     return BAD_INPUT;
   }
 
   /** picocli's message, unless a clearer one can be said: the range of a number, the commands. */
-  private static String parseLine(ParameterException ex) {
+  private static String parseLine(ParameterException ex, String... uris) {
     if (ex.getCause() instanceof Ranged.OutOfRange r) {
-      return line(r);
+      return line(r, uris);
     }
     if (ex instanceof UnmatchedArgumentException u) {
       CommandSpec spec = u.getCommandLine().getCommandSpec();
@@ -53,7 +58,7 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
           && !unmatched.get(0).startsWith("-")) {
         String command = spec.qualifiedName();
         return "snowid: unknown command '"
-            + cut(unmatched.get(0))
+            + cut(Secrets.scrub(unmatched.get(0), uris))
             + "'"
             + (command.equals("snowid") ? "" : " of " + command)
             + "; the commands are "
@@ -63,15 +68,18 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
             + " --help)";
       }
     }
-    return line(ex);
+    return line(ex, uris);
   }
 
   @Override
   public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
     PrintWriter err = cl.getErr();
-    err.println(line(ex));
+    String[] uris = uris(cl, parsed);
+    err.println(line(ex, uris));
     if (cl.getCommand() instanceof SnowIdSubcommand c && c.verbose) {
-      ex.printStackTrace(err);
+      StringWriter trace = new StringWriter();
+      ex.printStackTrace(new PrintWriter(trace));
+      err.print(Secrets.scrub(trace.toString(), uris));
     }
     err.flush();
     return isBadInput(ex) ? BAD_INPUT : FAILURE;
@@ -88,13 +96,26 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
         || ex instanceof ParameterException;
   }
 
-  /** {@code snowid: message}, on one line, long echoed input cut. */
-  static String line(Throwable ex) {
+  /** The command line's words and {@code --node}'s value (from the environment too). */
+  private static String[] uris(CommandLine cl, ParseResult parsed) {
+    List<String> uris = new ArrayList<>(parsed.originalArgs());
+    CommandLine.Model.OptionSpec node = cl.getCommandSpec().findOption("--node");
+    if (node != null && node.getValue() instanceof String value) {
+      uris.add(value);
+    }
+    return uris.toArray(new String[0]);
+  }
+
+  /**
+   * {@code snowid: message}, on one line, without the passwords of {@code uris} or of a URI it
+   * quotes, long echoed input cut.
+   */
+  static String line(Throwable ex, String... uris) {
     String message = ex.getMessage();
     if (message == null || message.isBlank()) {
       message = ex.getClass().getSimpleName();
     }
-    String one = message.replaceAll("\\s*\\R\\s*", " ").trim();
+    String one = Secrets.scrub(message, uris).replaceAll("\\s*\\R\\s*", " ").trim();
     Matcher m = LONG_WORD.matcher(one);
     StringBuilder sb = new StringBuilder();
     while (m.find()) {

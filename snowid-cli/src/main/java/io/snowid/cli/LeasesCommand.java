@@ -10,6 +10,7 @@ import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseNamespace;
 import io.snowid.lease.LeaseOptions;
 import io.snowid.lease.LeaseTakenException;
+import io.snowid.lease.Secrets;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,9 +55,9 @@ final class LeasesCommand extends SnowIdSubcommand {
     try (LeaseCoordinator c = target.open()) {
       listing = c.list(target.namespace.key());
       if (json) {
-        out().println(json(target, c.describe(), listing));
+        out().println(json(target, Secrets.scrub(c.describe()), listing));
       } else {
-        table(target, c.describe(), listing, out());
+        table(target, Secrets.scrub(c.describe()), listing, out());
       }
     }
     flushOut();

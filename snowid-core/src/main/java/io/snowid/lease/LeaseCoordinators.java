@@ -75,7 +75,7 @@ public final class LeaseCoordinators {
     }
     throw new InvalidSettingException(
         "node",
-        redact(uri),
+        Secrets.scrub(uri),
         "the URI of a lease coordinator on the class path (file:DIR is built in; found "
             + String.join(", ", new LinkedHashSet<>(found))
             + ")");
@@ -117,7 +117,7 @@ public final class LeaseCoordinators {
     LocalLeasePlan plan = null;
     if (!provider.leasesEveryNodeField() && !leased.isEmpty()) {
       boolean given = !sameDirectory(options.base(), defaultUri);
-      String directory = redact(options.base());
+      String directory = Secrets.scrub(options.base());
       if (options.fields().isEmpty()) {
         plan = LocalLeasePlan.plan(layout, leased, directory, given, env);
         fixed.putAll(plan.values());
@@ -181,7 +181,7 @@ public final class LeaseCoordinators {
     if (!missing.isEmpty()) {
       throw new InvalidSettingException(
           "fields",
-          redact(uri),
+          Secrets.scrub(uri),
           "fields= with every node field of "
               + layout
               + " that has no value of its own; "
@@ -246,7 +246,7 @@ public final class LeaseCoordinators {
           LocalLeasePlan.plan(
               layout,
               leased,
-              redact(options.base()),
+              Secrets.scrub(options.base()),
               !sameDirectory(options.base(), DEFAULT_FILE_URI),
               env);
       fixed.putAll(plan.values());
@@ -308,11 +308,5 @@ public final class LeaseCoordinators {
 
   private static String nodeNames(Layout layout) {
     return String.join(", ", layout.nodeFields().stream().map(Layout.Field::name).toList());
-  }
-
-  /** The URI without a password, for messages. */
-  static String redact(String uri) {
-    return uri.replaceAll("(//[^:/@]*:)[^@/]*@", "$1***@")
-        .replaceAll("(?i)(password=)[^&]*", "$1***");
   }
 }

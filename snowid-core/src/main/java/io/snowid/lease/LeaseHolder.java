@@ -119,7 +119,7 @@ final class LeaseHolder implements NodeLease {
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, "snowid-lease " + coordinator.describe());
+              Thread t = new Thread(r, "snowid-lease " + where());
               t.setDaemon(true);
               return t;
             });
@@ -151,6 +151,11 @@ final class LeaseHolder implements NodeLease {
     return options.namespace();
   }
 
+  /** The coordinator's description, as it may be shown. */
+  private String where() {
+    return Secrets.scrub(coordinator.describe());
+  }
+
   private void acquire() {
     long sentNanos = time.nanoTime(); // before the request, as sent: the deadline is not late
     long sent = time.millis();
@@ -179,7 +184,7 @@ final class LeaseHolder implements NodeLease {
           "node id "
               + l.nodeId()
               + " of "
-              + coordinator.describe()
+              + where()
               + " was used up to this high-water mark; this clock is behind it by more than"
               + " startWait "
               + options.startWait());
@@ -187,7 +192,7 @@ final class LeaseHolder implements NodeLease {
     if ((l.nodeId() & mask) != match || l.nodeId() < 0 || l.nodeId() >= size) {
       coordinator.release(l, l.highWaterMillis());
       throw new NodeIdUnavailableException(
-          coordinator.describe() + " granted node id " + l.nodeId() + " outside the request");
+          where() + " granted node id " + l.nodeId() + " outside the request");
     }
     Map<String, Long> values = layout.unpackNode(l.nodeId());
     this.lease = l;
@@ -198,7 +203,7 @@ final class LeaseHolder implements NodeLease {
             deadline,
             l.highWaterMillis(),
             ++acquisitions,
-            coordinator.describe() + " node id " + l.nodeId(),
+            where() + " node id " + l.nodeId(),
             OptionalLong.of(realDeadline(sentNanos, sent, deadline)));
     this.detail = "held";
     this.lost = false;
@@ -206,7 +211,7 @@ final class LeaseHolder implements NodeLease {
         Level.INFO,
         "node {0} leased from {1} (namespace {2}, id {3} of {4}, instance {5})",
         values,
-        coordinator.describe(),
+        where(),
         namespace,
         l.nodeId(),
         size,
@@ -235,7 +240,7 @@ final class LeaseHolder implements NodeLease {
       return null;
     }
     return "clock skew: "
-        + coordinator.describe()
+        + where()
         + " reads "
         + Instant.ofEpochMilli(l.coordinatorNowMillis())
         + ", this host "

@@ -42,7 +42,7 @@ final class LegacyNamespaces {
     }
     if (!live.isEmpty()) {
       throw new NodeIdUnavailableException(
-          coordinator.describe()
+          Secrets.scrub(coordinator.describe())
               + " has live leases of namespace "
               + name
               + " under keys of an earlier snowid ("

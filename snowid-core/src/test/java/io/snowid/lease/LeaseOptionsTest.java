@@ -77,10 +77,10 @@ class LeaseOptionsTest {
   }
 
   @Test
-  void redact_hidesPasswords() {
-    assertThat(LeaseCoordinators.redact("redis://user:secret@h:6379"))
-        .isEqualTo("redis://user:***@h:6379");
-    assertThat(LeaseCoordinators.redact("jdbc:postgresql://h/db?user=a&password=secret"))
-        .isEqualTo("jdbc:postgresql://h/db?user=a&password=***");
+  void anUnknownScheme_namedWithoutItsPassword() {
+    assertThatThrownBy(() -> LeaseCoordinators.provider("nosuch://user:s3/cr3t@h:1?password=pw2"))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("nosuch://h:1?password=***")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("cr3t").doesNotContain("pw2"));
   }
 }

@@ -2,6 +2,7 @@ package io.snowid.jdbc;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.LeaseOptions;
+import io.snowid.lease.Secrets;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * <p>The driver gets the URL with the query's other parameters exactly as written (passwords
  * included, never decoded or re-encoded: each driver reads its URL its own way), so none of
  * snowid's options reaches the driver and every value reaches it as it would without snowid. The
- * pool masks passwords in the URL it logs; snowid's messages show {@link #describe} and scrub every
- * {@link #secrets}.
+ * pool masks passwords in the URL it logs; snowid's messages show {@link #describe} and {@link
+ * #scrub} every password of the URL out of a driver's message.
  *
  * @param url the JDBC URL without snowid's options; null for an application's DataSource
  * @param dialect the database, by the URL's subprotocol; null for a DataSource (read at open)
@@ -35,7 +35,6 @@ import java.util.regex.Pattern;
  * @param table the lease table's name, optionally with a schema ({@code leases.snowid_leases})
  * @param create whether snowid creates the table when it is missing
  * @param describe the URL without credentials, query or H2 settings: safe for logs and messages
- * @param secrets what must never appear in a message (passwords of the URL, raw and decoded)
  */
 record JdbcSettings(
     String url,
@@ -43,8 +42,7 @@ record JdbcSettings(
     List<String> driverParameters,
     String table,
     boolean create,
-    String describe,
-    List<String> secrets) {
+    String describe) {
   static final String DEFAULT_TABLE = "snowid_leases";
 
   static final String FORM =
@@ -53,8 +51,6 @@ record JdbcSettings(
 
   private static final Pattern TABLE =
       Pattern.compile("(?:[A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
-  private static final Pattern USERINFO = Pattern.compile("//([^/@?;]*)@");
-  private static final Pattern H2_PASSWORD = Pattern.compile("(?i);\\s*PASSWORD\\s*=\\s*([^;]*)");
 
   /** The coordinator's own options. */
   private static final List<String> COORDINATOR_OPTIONS = List.of("table", "create");
@@ -64,7 +60,6 @@ record JdbcSettings(
 
   JdbcSettings {
     driverParameters = List.copyOf(driverParameters);
-    secrets = List.copyOf(secrets);
   }
 
   /** Whether a URI is one of ours. */
@@ -75,16 +70,19 @@ record JdbcSettings(
   /**
    * Parses a JDBC lease URI (without snowid's lease options).
    *
-   * @throws InvalidSettingException naming the option or the form, without a password
+   * @throws InvalidSettingException naming the option or the form, without a password; for a
+   *     password with an unencoded character that makes a driver read a part of it as the host, a
+   *     parameter or another part of the URL
    */
   static JdbcSettings parse(String uri) {
     Dialect dialect = Dialect.ofUrl(uri);
     if (dialect == null) {
       throw new InvalidSettingException("node", "(not a JDBC URL of snowid's)", FORM);
     }
+    String shown = Secrets.scrub(uri);
+    refuseMalformedUserinfo(uri, shown);
     int q = uri.indexOf('?');
     String location = q < 0 ? uri : uri.substring(0, q);
-    List<String> secrets = new ArrayList<>(secretsOf(location));
     List<String> names = new ArrayList<>();
     List<String> inUrl = new ArrayList<>();
     Options own = new Options();
@@ -95,8 +93,12 @@ record JdbcSettings(
           continue;
         }
         int eq = pair.indexOf('=');
-        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+        String written = eq < 0 ? pair : pair.substring(0, eq);
+        String key = decode(written);
         String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (!shown.contains("?" + written) && !shown.contains("&" + written)) {
+          throw malformed(shown, "& in a password as %26");
+        }
         if (!given.add(key)) {
           throw givenTwice(key);
         }
@@ -104,18 +106,12 @@ record JdbcSettings(
           continue;
         }
         names.add(key);
-        if (key.toLowerCase(Locale.ROOT).contains("password")) {
-          if (!value.isEmpty()) {
-            secrets.add(value);
-            secrets.add(decode(value));
-          }
-        }
         inUrl.add(pair);
       }
     }
     String url = inUrl.isEmpty() ? location : location + "?" + String.join("&", inUrl);
-    String describe = describeUrl(location) + tableSuffix(own.table);
-    return new JdbcSettings(url, dialect, names, own.table, own.create, describe, secrets);
+    String describe = describeUrl(uri) + tableSuffix(own.table);
+    return new JdbcSettings(url, dialect, names, own.table, own.create, describe);
   }
 
   /**
@@ -154,13 +150,7 @@ record JdbcSettings(
       }
     }
     return new JdbcSettings(
-        null,
-        null,
-        List.of(),
-        own.table,
-        own.create,
-        "DataSource" + tableSuffix(own.table),
-        List.of());
+        null, null, List.of(), own.table, own.create, "DataSource" + tableSuffix(own.table));
   }
 
   private static InvalidSettingException givenTwice(String key) {
@@ -183,7 +173,7 @@ record JdbcSettings(
 
   /** This setting with another description (a DataSource's, once its URL is known). */
   JdbcSettings describedAs(String description, Dialect detected) {
-    return new JdbcSettings(url, detected, driverParameters, table, create, description, secrets);
+    return new JdbcSettings(url, detected, driverParameters, table, create, description);
   }
 
   /** What a description shows of the options: the table, unless it is the default. */
@@ -195,15 +185,36 @@ record JdbcSettings(
     return table.equals(DEFAULT_TABLE) ? "" : "?table=" + table;
   }
 
-  /** A message with every secret of the URL replaced by {@code ***}. */
+  /** A message with every password of the URL (and of any URL it quotes) taken out. */
   String scrub(String message) {
-    String s = message == null ? "" : message;
-    for (String secret : secrets) {
-      if (!secret.isEmpty()) {
-        s = s.replace(secret, "***");
-      }
+    return Secrets.scrub(message, url);
+  }
+
+  /**
+   * Refuses a {@code //user:password@host} whose password holds an unencoded {@code / ? #}: a
+   * driver would read a part of it as the host. {@code shown} is the URI scrubbed.
+   */
+  private static void refuseMalformedUserinfo(String uri, String shown) {
+    int a = uri.indexOf("//");
+    if (a < 0) {
+      return;
     }
-    return s;
+    int end = a + 2;
+    while (end < uri.length() && "/?#;".indexOf(uri.charAt(end)) < 0) {
+      end++;
+    }
+    String authority = uri.substring(a + 2, end);
+    if (authority.indexOf('(') >= 0 || authority.indexOf('=') >= 0) {
+      return; // an address=(…) form: its values are scrubbed as values
+    }
+    String host = authority.substring(authority.lastIndexOf('@') + 1);
+    if (!shown.contains("//" + host)) {
+      throw malformed(shown, "/ ? # @ in a user or password as %2F %3F %23 %40");
+    }
+  }
+
+  private static InvalidSettingException malformed(String shown, String encode) {
+    return new InvalidSettingException("node", shown, FORM + ", with " + encode);
   }
 
   /**
@@ -211,7 +222,7 @@ record JdbcSettings(
    * ({@code ;PASSWORD=…}) or the credentials of a {@code //user:password@host} form.
    */
   static String describeUrl(String url) {
-    String s = url == null ? "" : url;
+    String s = Secrets.scrub(url);
     int q = s.indexOf('?');
     if (q >= 0) {
       s = s.substring(0, q);
@@ -222,27 +233,7 @@ record JdbcSettings(
         s = s.substring(0, semi);
       }
     }
-    return USERINFO.matcher(s).replaceAll("//");
-  }
-
-  private static List<String> secretsOf(String location) {
-    List<String> found = new ArrayList<>();
-    Matcher m = USERINFO.matcher(location);
-    while (m.find()) {
-      String userinfo = m.group(1);
-      int colon = userinfo.indexOf(':');
-      if (colon >= 0 && colon + 1 < userinfo.length()) {
-        found.add(userinfo.substring(colon + 1));
-        found.add(decode(userinfo.substring(colon + 1)));
-      }
-    }
-    Matcher h2 = H2_PASSWORD.matcher(location);
-    while (h2.find()) {
-      if (!h2.group(1).isBlank()) {
-        found.add(h2.group(1).strip());
-      }
-    }
-    return found;
+    return s;
   }
 
   private static String decode(String s) {

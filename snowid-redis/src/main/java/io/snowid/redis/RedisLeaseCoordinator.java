@@ -217,7 +217,10 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       connection = client.connect();
     } catch (RuntimeException e) {
       throw new NodeIdUnavailableException(
-          settings.describe() + " cannot be reached: " + e.getMessage() + causeOf(e, settings));
+          settings.describe()
+              + " cannot be reached: "
+              + settings.scrub(e.getMessage())
+              + causeOf(e, settings));
     }
     RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, null, null, connection);
     c.warnAboutDurability();

@@ -3,6 +3,7 @@ package io.snowid.redis;
 import io.lettuce.core.RedisURI;
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.LeaseOptions;
+import io.snowid.lease.Secrets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,10 +23,11 @@ import java.util.regex.Pattern;
  * @param prefix the first part of every key's hash tag, {@code {PREFIX:NAMESPACE}}
  * @param waitReplicas how many replicas must acknowledge a grant or renewal before it counts (0:
  *     none)
- * @param secrets what must never appear in a message (the password, if the URI has one)
+ * @param uri the URI as given, whose passwords must never appear in a message (null for an
+ *     application's client); never shown
  */
 record RedisSettings(
-    RedisURI redisUri, String describe, String prefix, int waitReplicas, List<String> secrets) {
+    RedisURI redisUri, String describe, String prefix, int waitReplicas, String uri) {
   static final String FORM =
       "redis://[user:password@]host[:port][/db], rediss://… (TLS) or"
           + " redis-sentinel://host[:port][,host[:port]]…?sentinelMasterId=NAME, with the options"
@@ -35,14 +37,9 @@ record RedisSettings(
   private static final Pattern SCHEME =
       Pattern.compile("(rediss?(?:-sentinel)?)://(.*)", Pattern.DOTALL);
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-  private static final Pattern USERINFO = Pattern.compile("(?:^|,)([^@,/?#]*)@");
 
   private static List<String> lettuceOptions() {
     return List.of("timeout", "database", "clientName", "sentinelMasterId", "verifyPeer");
-  }
-
-  RedisSettings {
-    secrets = List.copyOf(secrets);
   }
 
   /** Whether a URI is one of ours. */
@@ -53,7 +50,8 @@ record RedisSettings(
   /**
    * Parses a Redis lease URI (without snowid's lease options).
    *
-   * @throws InvalidSettingException naming the form, without the password
+   * @throws InvalidSettingException naming the form, without the password; for a user or password
+   *     with an unencoded {@code / ? # @}, which Lettuce would read in part as the host
    */
   static RedisSettings parse(String uri) {
     Matcher m = SCHEME.matcher(uri);
@@ -62,10 +60,16 @@ record RedisSettings(
     }
     String scheme = m.group(1);
     String rest = m.group(2);
+    int at = rest.lastIndexOf('@');
+    if (at >= 0 && rest.substring(0, at).matches("(?s).*[/?#@].*")) {
+      throw new InvalidSettingException(
+          "node",
+          Secrets.scrub(uri),
+          FORM + ", with / ? # @ in the user and password percent-encoded (%2F %3F %23 %40)");
+    }
     int q = rest.indexOf('?');
     String location = q < 0 ? rest : rest.substring(0, q);
-    List<String> secrets = secretsOf(location);
-    Options o = options(q < 0 ? "" : rest.substring(q + 1), true, secrets);
+    Options o = options(q < 0 ? "" : rest.substring(q + 1), true, uri);
     List<String> passThrough = o.passThrough();
     String lettuceUri =
         scheme
@@ -77,15 +81,13 @@ record RedisSettings(
       redisUri = RedisURI.create(lettuceUri);
     } catch (RuntimeException e) {
       throw new InvalidSettingException(
-          "node",
-          scrub(redacted(scheme, location), secrets),
-          FORM + " (" + scrub(String.valueOf(e.getMessage()), secrets) + ")");
+          "node", Secrets.scrub(uri), FORM + " (" + Secrets.scrub(e.getMessage(), uri) + ")");
     }
     if (passThrough.stream().noneMatch(p -> p.startsWith("timeout="))) {
       redisUri.setTimeout(Duration.ofSeconds(5)); // Lettuce's 60 s would bound connecting only
     }
     return new RedisSettings(
-        redisUri, describe(scheme, redisUri, o.prefix()), o.prefix(), o.waitReplicas(), secrets);
+        redisUri, describe(scheme, redisUri, o.prefix()), o.prefix(), o.waitReplicas(), uri);
   }
 
   /** What a coordinator on an application's own client reads: {@code prefix} and {@code wait}. */
@@ -98,18 +100,18 @@ record RedisSettings(
    * @throws InvalidSettingException naming an unknown or malformed option
    */
   static RedisSettings forClient(String query) {
-    Options o = options(query == null ? "" : query, false, List.of());
+    Options o = options(query == null ? "" : query, false, null);
     String describe =
         "redis (the application's connection"
             + (o.prefix().equals("snowid") ? "" : ", prefix=" + o.prefix())
             + ")";
-    return new RedisSettings(null, describe, o.prefix(), o.waitReplicas(), List.of());
+    return new RedisSettings(null, describe, o.prefix(), o.waitReplicas(), null);
   }
 
   /** The coordinator's own options of a query, and (for a URI) what passes on to Lettuce. */
   private record Options(String prefix, int waitReplicas, List<String> passThrough) {}
 
-  private static Options options(String query, boolean uri, List<String> secrets) {
+  private static Options options(String query, boolean uri, String source) {
     String prefix = "snowid";
     int wait = 0;
     List<String> passThrough = new ArrayList<>();
@@ -123,7 +125,7 @@ record RedisSettings(
       String key = eq < 0 ? pair : pair.substring(0, eq);
       String value = eq < 0 ? "" : pair.substring(eq + 1);
       if (!given.add(key)) {
-        String named = scrub(key, secrets);
+        String named = Secrets.scrub(key, source);
         throw new InvalidSettingException(
             "node", named, "each option once (" + named + " is given twice)");
       }
@@ -141,7 +143,9 @@ record RedisSettings(
         passThrough.add(pair);
       } else if (uri) {
         throw new InvalidSettingException(
-            "node", scrub(key, secrets), "an option of " + FORM + didYouMean(key, URI_OPTIONS));
+            "node",
+            Secrets.scrub(key, source),
+            "an option of " + FORM + didYouMean(key, URI_OPTIONS));
       } else {
         throw new InvalidSettingException(
             "node",
@@ -173,26 +177,6 @@ record RedisSettings(
         .orElse("");
   }
 
-  /** The passwords of the URI's userinfo parts ({@code user:password@} or {@code password@}). */
-  private static List<String> secretsOf(String location) {
-    List<String> found = new ArrayList<>();
-    Matcher m = USERINFO.matcher(location);
-    while (m.find()) {
-      String userinfo = m.group(1);
-      int colon = userinfo.indexOf(':');
-      String password = colon < 0 ? userinfo : userinfo.substring(colon + 1);
-      if (!password.isEmpty()) {
-        found.add(password);
-        found.add(java.net.URLDecoder.decode(password, java.nio.charset.StandardCharsets.UTF_8));
-      }
-    }
-    return found;
-  }
-
-  private static String redacted(String scheme, String location) {
-    return scheme + "://" + location.replaceAll("[^@,/?#]*@", "");
-  }
-
   private static String describe(String scheme, RedisURI uri, String prefix) {
     StringBuilder sb = new StringBuilder(scheme).append("://");
     if (uri.getSentinels().isEmpty()) {
@@ -220,16 +204,8 @@ record RedisSettings(
     return sb.toString();
   }
 
-  /** A message with every secret of the URI replaced by {@code ***}. */
+  /** A message with every password of the URI (and of any URI it quotes) taken out. */
   String scrub(String message) {
-    return scrub(message, secrets);
-  }
-
-  private static String scrub(String message, List<String> secrets) {
-    String s = message == null ? "" : message;
-    for (String secret : secrets) {
-      s = s.replace(secret, "***");
-    }
-    return s;
+    return Secrets.scrub(message, uri);
   }
 }

@@ -2,6 +2,7 @@ package io.snowid.server;
 
 import io.snowid.Layout;
 import io.snowid.Snowflake;
+import io.snowid.lease.Secrets;
 import io.snowid.node.NodeStatus;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ final class HealthEndpoint {
         Json.object()
             .put("status", up ? "UP" : "DOWN")
             .put("held", s.held())
-            .put("source", s.source())
+            .put("source", Secrets.schemeAndHost(s.source()))
             .put("values", ordered(s.values(), generator.layout()))
             .put("validUntil", s.validUntil() == null ? null : s.validUntil().toString())
             .put("detail", detail)

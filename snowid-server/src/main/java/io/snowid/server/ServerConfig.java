@@ -3,6 +3,7 @@ package io.snowid.server;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.Secrets;
 import java.time.Duration;
 
 /**
@@ -121,7 +122,7 @@ public record ServerConfig(
     return new ServerConfig(bind, port, layout, node, token, value, backlog);
   }
 
-  /** Never prints the token. */
+  /** Never prints the token, nor a password of the node source. */
   @Override
   public String toString() {
     return "ServerConfig[bind="
@@ -131,7 +132,7 @@ public record ServerConfig(
         + ", layout="
         + layout.spec()
         + ", node="
-        + node
+        + Secrets.scrub(node)
         + ", token="
         + (token == null ? "none" : "(set)")
         + ", stopTimeout="

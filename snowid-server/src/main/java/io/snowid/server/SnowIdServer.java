@@ -3,6 +3,7 @@ package io.snowid.server;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.Snowflake;
+import io.snowid.lease.Secrets;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -127,7 +128,10 @@ public final class SnowIdServer implements AutoCloseable {
       throw cannotServe(config, e);
     }
     server.servedAt = server.uri();
-    LOG.info("snowid serving on {} ({})", server.servedAt, generator.nodeStatus().source());
+    LOG.info(
+        "snowid serving on {} ({})",
+        server.servedAt,
+        Secrets.scrub(generator.nodeStatus().source()));
     if (config.token() != null) {
       LOG.info("auth: bearer token (every request needs Authorization: Bearer <token>)");
     } else if (isLoopback(config.bind())) {

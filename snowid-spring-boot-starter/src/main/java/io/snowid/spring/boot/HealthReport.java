@@ -1,6 +1,7 @@
 package io.snowid.spring.boot;
 
 import io.snowid.Snowflake;
+import io.snowid.lease.Secrets;
 import io.snowid.node.NodeStatus;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ record HealthReport(boolean up, Map<String, Object> details) {
     boolean expired = left.isNegative() || left.isZero();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("held", s.held());
-    details.put("source", s.source());
+    details.put("source", Secrets.scrub(s.source()));
     details.put("values", s.values());
     details.put("detail", expired ? "the layout's lifetime is over" : s.detail());
     details.put("renewals", s.renewals());

@@ -2,6 +2,7 @@ package io.snowid.spring.boot;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
+import io.snowid.lease.Secrets;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -12,11 +13,18 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 final class SnowIdFailureAnalyzer extends AbstractFailureAnalyzer<SnowIdException> {
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, SnowIdException cause) {
-    String description = "snowid could not start its ID generator: " + cause.getMessage();
+    String description =
+        "snowid could not start its ID generator: " + Secrets.scrub(cause.getMessage());
     if (cause instanceof InvalidSettingException s) {
       return new FailureAnalysis(
           description,
-          "Correct " + s.setting() + " (now " + s.value() + "); allowed: " + s.allowed() + ".",
+          "Correct "
+              + s.setting()
+              + " (now "
+              + Secrets.scrub(s.value())
+              + "); allowed: "
+              + Secrets.scrub(s.allowed())
+              + ".",
           cause);
     }
     return new FailureAnalysis(
