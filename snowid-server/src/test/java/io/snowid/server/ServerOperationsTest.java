@@ -129,7 +129,7 @@ class ServerOperationsTest {
         SnowIdServer.start(
             ServerConfig.defaults()
                 .withPort(0)
-                .withNode("static:worker=3,datacenter=1")
+                .withNode("static:worker=4,datacenter=1")
                 .withBacklog(7))) {
       String ss = run("ss", "-ltnH", "sport = :" + small.port());
       assumeThat(ss).as("ss (iproute2) is installed").isNotNull();
@@ -161,7 +161,7 @@ class ServerOperationsTest {
         SnowIdServer.start(
             ServerConfig.defaults()
                 .withPort(0)
-                .withNode("static:worker=3,datacenter=1")
+                .withNode("static:worker=5,datacenter=1")
                 .withStopTimeout(Duration.ofSeconds(2)));
     try (Socket client = new Socket()) {
       client.setReceiveBufferSize(4096);

@@ -110,7 +110,7 @@ class ServerTokenTest {
   }
 
   private static ServerConfig config() {
-    return ServerConfig.defaults().withPort(0).withNode("static:worker=1,datacenter=1");
+    return ServerConfig.defaults().withPort(0).withNode("static:worker=2,datacenter=1");
   }
 
   /** What slf4j-simple (which writes to System.err as it is at each call) logged meanwhile. */
