@@ -33,6 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  * depend on what else runs on the host, only that they differ is asserted.
  */
 class TwoLeaseDirectoriesTest {
+  /**
+   * A namespace of this run: the claims live in the host's one place, which other processes of the
+   * host (and their clocks) share; the mechanism is the same for every namespace.
+   */
+  private static final String NS =
+      "?namespace=two-dirs-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+
   /** On here: the build turns them off for every other test. */
   private static final String CLAIMS_ON = "-Dsnowid.host-claim=on";
 
@@ -60,12 +67,12 @@ class TwoLeaseDirectoriesTest {
     try (Snowflake a =
             Snowflake.builder()
                 .layout("twitter")
-                .nodeSource("file:" + dir.resolve("leases-a"))
+                .nodeSource("file:" + dir.resolve("leases-a") + NS)
                 .build();
         Snowflake b =
             Snowflake.builder()
                 .layout("twitter")
-                .nodeSource("file:" + dir.resolve("leases-b"))
+                .nodeSource("file:" + dir.resolve("leases-b") + NS)
                 .build()) {
       assertThat(b.node()).isNotEqualTo(a.node());
     }
@@ -142,9 +149,9 @@ class TwoLeaseDirectoriesTest {
   void twoProcesses_twoDirectoriesBothHeld_differentNodeValuesNoSharedIds() throws Exception {
     Path outA = dir.resolve("a.ids");
     Path outB = dir.resolve("b.ids");
-    Process a = start("snowid", outA, "-Dsnowid.node=file:" + dir.resolve("leases-a"));
+    Process a = start("snowid", outA, "-Dsnowid.node=file:" + dir.resolve("leases-a") + NS);
     String readyA = awaitReady(a, outA);
-    Process b = start("file:" + dir.resolve("leases-b"), outB);
+    Process b = start("file:" + dir.resolve("leases-b") + NS, outB);
     String readyB = awaitReady(b, outB);
 
     go(a);
