@@ -13,13 +13,21 @@ import java.util.regex.Pattern;
  * check stays until a first release and is the only code that knows the old form.
  */
 final class LegacyNamespaces {
+  private static final System.Logger LOG = System.getLogger("io.snowid.lease");
+
+  /** The old form after the name: the spec's hash, then field names (which may hold - and _). */
+  private static final Pattern OLD = Pattern.compile("[0-9a-f]{1,8}(\\.[A-Za-z0-9_-]+)*");
+
+  /** The end of every key of this form: the ID space's epoch and unit. */
+  private static final Pattern NEW = Pattern.compile(".*-e-?[0-9]+-u[0-9]+(-w)?");
+
   private LegacyNamespaces() {}
 
   /** Whether {@code key} has the old form for the namespace name {@code name}. */
   static boolean isLegacy(String key, String name) {
     return key.startsWith(name + ".")
-        && Pattern.matches(
-            "[0-9a-f]{1,8}(\\.[A-Za-z][A-Za-z0-9_]*)*", key.substring(name.length() + 1));
+        && OLD.matcher(key.substring(name.length() + 1)).matches()
+        && !NEW.matcher(key).matches();
   }
 
   /**
@@ -28,8 +36,20 @@ final class LegacyNamespaces {
    * @throws NodeIdUnavailableException naming the keys, how many leases each holds, and the steps
    */
   static void refuseLive(LeaseCoordinator coordinator, String name) {
+    List<String> keys;
+    try {
+      keys = coordinator.namespaces();
+    } catch (NodeIdUnavailableException e) {
+      // A registry too large to list in time (a SCAN of a big shared Redis): the check is for a
+      // version never released, and must not keep a fleet from starting. The acquisition that
+      // follows fails on its own if the registry is really out of reach.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "not checked for leases of an earlier snowid: " + Secrets.scrub(e.getMessage()));
+      return;
+    }
     List<String> live = new ArrayList<>();
-    for (String key : coordinator.namespaces()) {
+    for (String key : keys) {
       if (isLegacy(key, name)) {
         long held =
             coordinator.list(key).leases().stream()

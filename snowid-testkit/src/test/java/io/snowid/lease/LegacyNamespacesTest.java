@@ -64,5 +64,59 @@ class LegacyNamespacesTest {
     assertThat(LegacyNamespaces.isLegacy("default.abc.t41-n10-s12-e1288834974657-u1", "default"))
         .isFalse();
     assertThat(LegacyNamespaces.isLegacy("defaults.adc4e56c.worker", "default")).isFalse();
+    // field names may hold - and _
+    assertThat(LegacyNamespaces.isLegacy("hy.512fb9a0.dc-id.worker", "hy")).isTrue();
+    assertThat(LegacyNamespaces.isLegacy("hy.512fb9a0.worker.dc_id3", "hy")).isTrue();
+  }
+
+  @Test
+  void refuseLive_registryTooLargeToList_startsWithAWarningInsteadOfRefusing() {
+    try (LeaseCoordinator memory = LeaseCoordinators.open(registry)) {
+      holdUnder(memory, "orders.adc4e56c.worker.datacenter2");
+      LeaseCoordinator unlistable =
+          new LeaseCoordinator() {
+            @Override
+            public Lease acquire(AcquireRequest request) {
+              return memory.acquire(request);
+            }
+
+            @Override
+            public Lease renew(Lease lease, LeaseTerms terms) {
+              return memory.renew(lease, terms);
+            }
+
+            @Override
+            public void release(Lease lease, long issuedUpToMillis) {
+              memory.release(lease, issuedUpToMillis);
+            }
+
+            @Override
+            public LeaseListing list(String namespace) {
+              return memory.list(namespace);
+            }
+
+            @Override
+            public java.util.List<String> namespaces() {
+              throw new NodeIdUnavailableException("cannot list the namespaces: TimeoutException");
+            }
+
+            @Override
+            public void releaseAbandoned(String namespace, long nodeId) {
+              memory.releaseAbandoned(namespace, nodeId);
+            }
+
+            @Override
+            public String describe() {
+              return "unlistable";
+            }
+
+            @Override
+            public void close() {}
+          };
+
+      LegacyNamespaces.refuseLive(unlistable, "orders"); // no exception
+      assertThatThrownBy(() -> LegacyNamespaces.refuseLive(memory, "orders"))
+          .isInstanceOf(NodeIdUnavailableException.class);
+    }
   }
 }
