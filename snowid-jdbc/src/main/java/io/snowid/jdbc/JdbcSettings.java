@@ -99,7 +99,8 @@ record JdbcSettings(
         if (!shown.contains("?" + written) && !shown.contains("&" + written)) {
           throw malformed(shown, "& in a password as %26");
         }
-        if (!given.add(key)) {
+        // the MariaDB/MySQL drivers read names whatever their case: USER= repeats user=
+        if (!given.add(dialect == Dialect.POSTGRESQL ? key : key.toLowerCase(Locale.ROOT))) {
           throw givenTwice(key);
         }
         if (own.read(key, value)) {

@@ -112,6 +112,13 @@ class JdbcExactOptionsTest {
     }
     all.add(Arguments.of(TestDatabase.POSTGRESQL, "user=postgres", "user"));
     all.add(Arguments.of(TestDatabase.MARIADB, "user=root", "user"));
+    // MariaDB reads parameter names whatever their case: the second one would win silently
+    all.add(Arguments.of(TestDatabase.MARIADB, "USER=nobody", "USER"));
+    all.add(
+        Arguments.of(
+            TestDatabase.MARIADB,
+            "sessionVariables=wait_timeout=100&SESSIONVARIABLES=wait_timeout=5",
+            "SESSIONVARIABLES"));
     return all.stream();
   }
 
