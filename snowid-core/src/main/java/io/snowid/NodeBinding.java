@@ -241,12 +241,6 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     if (b == null || b.fencedReason != null) {
       return false;
     }
-    // In real time where the grant says: a wall clock stepped forward past the deadline in ID time
-    // would otherwise free values that the generator issues again once the clock steps back.
-    java.util.OptionalLong real = b.grant.validUntilNanos();
-    if (real.isPresent()) {
-      return time.nanoTime() - real.getAsLong() < 0;
-    }
     long until = b.grant.validUntilMillis();
     return until == Long.MAX_VALUE || time.millis() < until;
   }

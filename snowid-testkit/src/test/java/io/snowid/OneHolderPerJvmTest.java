@@ -104,31 +104,6 @@ class OneHolderPerJvmTest {
   }
 
   @Test
-  void build_wallClockSteppedPastTheFirstLeasesDeadline_stillRefusedUntilItsRealDeadline() {
-    io.snowid.testkit.ManualClock clock =
-        io.snowid.testkit.ManualClock.at(java.time.Instant.parse("2026-01-01T00:00:00Z"));
-    TimeSource wall = TimeSource.wallClock(clock);
-    Map<String, Long> values = Map.of("datacenter", 9L, "worker", 9L);
-    io.snowid.testkit.ManualLease lease =
-        new io.snowid.testkit.ManualLease(
-            new io.snowid.node.NodeGrant(
-                values,
-                wall.millis() + 1_000,
-                Long.MIN_VALUE,
-                1,
-                "hand",
-                java.util.OptionalLong.of(wall.nanoTime() + 60_000_000_000L)));
-    keep(Snowflake.builder().timeSource(wall).lease(lease).build()).nextId();
-
-    // a forward step of the wall clock puts the deadline in ID time behind; a step back would let
-    // the first generator issue again, so its values stay its own until its deadline in real time
-    clock.set(java.time.Instant.parse("2026-01-01T00:00:30Z"));
-
-    assertThatThrownBy(() -> keep(builder().node(values).build()))
-        .isInstanceOf(NodeValuesInUseException.class);
-  }
-
-  @Test
   void build_sameValuesInAnotherNamespace_allowed() {
     Snowflake a = keep(builder().nodeSource(memory("orders")).build());
     Snowflake b = keep(builder().nodeSource(memory("invoices")).build());
