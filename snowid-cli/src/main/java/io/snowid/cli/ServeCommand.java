@@ -5,6 +5,7 @@ import io.snowid.server.ServerConfig;
 import io.snowid.server.SnowIdServer;
 import java.time.Duration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -70,6 +71,49 @@ final class ServeCommand extends SnowIdSubcommand {
               + " default ${DEFAULT-VALUE}).")
   int stopTimeout;
 
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      defaultValue = "${env:SNOWID_MAX_CONNECTIONS}",
+      converter = MaxConnections.class,
+      description =
+          "Connections open at once, 1..1000000; at the limit a new connection closes the oldest"
+              + " one with no request in progress (env SNOWID_MAX_CONNECTIONS; default 10000, or"
+              + " half the process's open-file limit if that is lower).")
+  Integer maxConnections;
+
+  @Option(
+      names = "--header-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "${env:SNOWID_HEADER_TIMEOUT:-10}",
+      converter = HeaderTimeout.class,
+      description =
+          "How long a request may take from its first byte to the end of its headers, 1..600;"
+              + " the connection is closed after it (env SNOWID_HEADER_TIMEOUT; default"
+              + " ${DEFAULT-VALUE}).")
+  int headerTimeout;
+
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "${env:SNOWID_IDLE_TIMEOUT:-30}",
+      converter = IdleTimeout.class,
+      description =
+          "How long a connection may stay without a byte read or written, 1..3600 (env"
+              + " SNOWID_IDLE_TIMEOUT; default ${DEFAULT-VALUE}).")
+  int idleTimeout;
+
+  @Option(
+      names = "--max-reserved-ahead",
+      paramLabel = "MILLIS",
+      defaultValue = "${env:SNOWID_MAX_RESERVED_AHEAD:-250}",
+      converter = MaxReservedAhead.class,
+      description =
+          "How far ahead of the clock the requests waiting for their IDs may reserve together,"
+              + " as milliseconds of the node's full rate, 1..60000; a request beyond it gets 429"
+              + " with Retry-After (env SNOWID_MAX_RESERVED_AHEAD; default ${DEFAULT-VALUE}).")
+  int maxReservedAhead;
+
   private volatile ServeShutdown shutdown;
 
   @Override
@@ -86,7 +130,13 @@ final class ServeCommand extends SnowIdSubcommand {
             .withNode(node.get())
             .withToken(givenToken)
             .withStopTimeout(Duration.ofSeconds(stopTimeout))
-            .withBacklog(backlog);
+            .withBacklog(backlog)
+            .withHeaderTimeout(Duration.ofSeconds(headerTimeout))
+            .withIdleTimeout(Duration.ofSeconds(idleTimeout))
+            .withMaxReservedAhead(Duration.ofMillis(maxReservedAhead));
+    if (maxConnections != null) {
+      config = config.withMaxConnections(maxConnections);
+    }
     Logs.configure(true);
     // Before the generator takes a lease: a wrong address or a port in use fails with nothing held.
     SnowIdServer.checkAddress(config);
@@ -110,6 +160,38 @@ final class ServeCommand extends SnowIdSubcommand {
     int code = s.awaitStopped();
     s.uninstall();
     return code;
+  }
+
+  /** {@code --max-connections}. */
+  static final class MaxConnections implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return (int) Ranged.parse("max-connections", value, 1, ServerConfig.MAX_CONNECTIONS);
+    }
+  }
+
+  /** {@code --header-timeout}, in seconds. */
+  static final class HeaderTimeout implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return (int) Ranged.parse("header-timeout", value, 1, 600);
+    }
+  }
+
+  /** {@code --idle-timeout}, in seconds. */
+  static final class IdleTimeout implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return (int) Ranged.parse("idle-timeout", value, 1, 3600);
+    }
+  }
+
+  /** {@code --max-reserved-ahead}, in milliseconds. */
+  static final class MaxReservedAhead implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return (int) Ranged.parse("max-reserved-ahead", value, 1, 60_000);
+    }
   }
 
   /** Stops the service started by {@link #call()}, as the shutdown hook would; for tests. */

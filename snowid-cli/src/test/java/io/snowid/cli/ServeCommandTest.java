@@ -70,7 +70,14 @@ class ServeCommandTest {
         "--layout nope",
         "--stop-timeout 601",
         "--node static:worker=32,datacenter=1",
-        "--token two%20words"
+        "--token two%20words",
+        "--max-connections 0",
+        "--max-connections 1000001",
+        "--header-timeout 0",
+        "--header-timeout 601",
+        "--idle-timeout 3601",
+        "--max-reserved-ahead 0",
+        "--max-reserved-ahead 60001"
       })
   void serve_badInput_exits2WithOneLine(String args) {
     Cli r =
@@ -81,6 +88,38 @@ class ServeCommandTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.errLines()).hasSize(1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "--max-connections|lots|max-connections = lots is invalid; allowed: 1..1000000",
+        "--header-timeout|-1|header-timeout = -1 is invalid; allowed: 1..600",
+        "--idle-timeout|0|idle-timeout = 0 is invalid; allowed: 1..3600",
+        "--max-reserved-ahead|1s|max-reserved-ahead = 1s is invalid; allowed: 1..60000"
+      })
+  void serve_badLimit_exits2NamingTheOptionAndItsRange(String row) {
+    String[] c = row.split("\\|", -1);
+
+    Cli r = Cli.run("serve", "--node", "static:worker=1,datacenter=1", c[0], c[1]);
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("snowid: " + c[2]);
+  }
+
+  @Test
+  void serve_help_namesTheLimitsAndTheirDefaults() {
+    Cli r = Cli.run("serve", "--help");
+
+    assertThat(r.out().replaceAll("\\s+", " "))
+        .contains("--max-connections=N")
+        .contains("default 10000, or half the process's open-file limit if that is lower")
+        .contains("--header-timeout=SECONDS")
+        .contains("(env SNOWID_HEADER_TIMEOUT; default 10)")
+        .contains("--idle-timeout=SECONDS")
+        .contains("(env SNOWID_IDLE_TIMEOUT; default 30)")
+        .contains("--max-reserved-ahead=MILLIS")
+        .contains("(env SNOWID_MAX_RESERVED_AHEAD; default 250)");
   }
 
   @Test

@@ -5,16 +5,22 @@ import io.snowid.Snowflake;
 import io.snowid.codec.IdCodec;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 
-/** {@code GET /id} and {@code GET /ids?count=N}, each with an optional {@code format}. */
+/**
+ * {@code GET /id} and {@code GET /ids?count=N}, each with an optional {@code format}.
+ *
+ * <p>A request that may wait for its IDs reserves them only while its client is still connected,
+ * and only within the cap on IDs reserved ahead ({@link ReservedAhead}): beyond it, 429 at once.
+ */
 final class IdEndpoints {
   private final Snowflake generator;
   private final ServiceMetrics metrics;
+  private final ReservedAhead reservedAhead;
 
-  IdEndpoints(Snowflake generator, ServiceMetrics metrics) {
+  IdEndpoints(Snowflake generator, ServiceMetrics metrics, ReservedAhead reservedAhead) {
     this.generator = generator;
     this.metrics = metrics;
+    this.reservedAhead = reservedAhead;
   }
 
   /** What {@link #id} returns, having answered nothing, when the ID must wait and may not. */
@@ -24,27 +30,69 @@ final class IdEndpoints {
    * One ID; with {@code mayWait} false, only if it can be issued at once, else {@link #MUST_WAIT}
    * and nothing is answered.
    */
-  int id(Request request, Response response, Callback callback, boolean mayWait) {
+  int id(Request request, Response response, Exchange exchange, boolean mayWait) {
     String raw = request.getHttpURI().getQuery();
     IdCodec codec = raw == null ? null : codec(Query.parse(raw, "format"));
-    long id = mayWait ? generator.nextId() : generator.tryNextId();
+    long id = generator.tryNextId();
     if (id == Snowflake.NO_ID) {
-      return MUST_WAIT;
+      if (!mayWait) {
+        return MUST_WAIT;
+      }
+      if (!exchange.connected()) {
+        return exchange.gone();
+      }
+      if (!reservedAhead.tryTake(1)) {
+        return tooMuchAhead(response, exchange);
+      }
+      try {
+        id = generator.nextId();
+      } finally {
+        reservedAhead.give(1);
+      }
     }
     metrics.issued(1);
-    return Replies.send(response, callback, 200, Replies.TEXT, IdText.line(id, codec));
+    return Replies.send(response, exchange, 200, Replies.TEXT, IdText.line(id, codec));
   }
 
-  int ids(Request request, Response response, Callback callback) {
+  int ids(Request request, Response response, Exchange exchange) {
     Query query = Query.parse(request.getHttpURI().getQuery(), "count", "format");
     int count = count(query.get("count"));
     IdCodec codec = codec(query);
+    if (!exchange.connected()) {
+      return exchange.gone();
+    }
+    if (!reservedAhead.tryTake(count)) {
+      return tooMuchAhead(response, exchange);
+    }
     long[] ids = new long[count];
-    generator.nextIds(ids);
+    try {
+      generator.nextIds(ids);
+    } finally {
+      reservedAhead.give(count);
+    }
     metrics.issued(count);
+    if (!exchange.connected()) {
+      return exchange.gone(); // gone while it waited: the IDs are spent, not formatted or sent
+    }
     byte[] body = new byte[IdText.capacity(count, codec)];
     int length = IdText.lines(ids, codec, body);
-    return Replies.send(response, callback, 200, Replies.TEXT, body, length);
+    return Replies.send(response, exchange, 200, Replies.TEXT, body, length);
+  }
+
+  /** 429: the requests waiting for their IDs already hold as many as the server allows. */
+  private int tooMuchAhead(Response response, Exchange exchange) {
+    return Replies.error(
+        response,
+        exchange,
+        429,
+        "too many IDs reserved ahead: the requests waiting for theirs hold "
+            + reservedAhead.reserved()
+            + " of the "
+            + reservedAhead.cap()
+            + " this server allows ("
+            + reservedAhead.capTime().toMillis()
+            + " ms of the node's capacity); retry shortly",
+        Replies.RETRY_AFTER);
   }
 
   /** Decimal (null) unless {@code format} names another form. */

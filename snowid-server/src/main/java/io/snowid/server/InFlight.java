@@ -1,7 +1,6 @@
 package io.snowid.server;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.util.Callback;
 
 /**
  * The requests in flight, and those a stop cut off: what {@link SnowIdServer#stop()} reports.
@@ -18,35 +17,27 @@ final class InFlight {
   private final AtomicLong cutOff = new AtomicLong();
   private volatile boolean stopping;
 
-  /** Counts a request until {@code callback} completes; returns the callback to complete. */
-  Callback track(Callback callback) {
+  /** A request was taken; {@link #end} follows once, when its response completed or failed. */
+  void begin() {
     current.incrementAndGet();
-    return new Callback() {
-      @Override
-      public void succeeded() {
-        current.decrementAndGet();
-        callback.succeeded();
-      }
+  }
 
-      @Override
-      public void failed(Throwable x) {
-        if (stopping) {
-          cutOff.incrementAndGet();
-        }
-        current.decrementAndGet();
-        callback.failed(x);
-      }
-
-      @Override
-      public InvocationType getInvocationType() {
-        return callback.getInvocationType();
-      }
-    };
+  /** A request's response completed ({@code failed} false) or failed. */
+  void end(boolean failed) {
+    if (failed && stopping) {
+      cutOff.incrementAndGet();
+    }
+    current.decrementAndGet();
   }
 
   /** From now on, a response that fails counts as cut off. */
   void stopping() {
     stopping = true;
+  }
+
+  /** Whether {@link #stopping()} was called. */
+  boolean isStopping() {
+    return stopping;
   }
 
   /** Whether nothing is in flight and no response failed since {@link #stopping()}. */

@@ -30,6 +30,8 @@ final class Replies {
   private static final HttpField NOSNIFF =
       new PreEncodedHttpField("X-Content-Type-Options", "nosniff");
 
+  private static final HttpField[] NO_FIELDS = {};
+
   private Replies() {}
 
   /** Sends the body and returns the status, for metrics. */
@@ -39,14 +41,42 @@ final class Replies {
 
   static int send(
       Response response, Callback callback, int status, HttpField type, byte[] body, int length) {
-    response.setStatus(status);
-    HttpFields.Mutable headers = response.getHeaders();
-    headers.add(type); // a response starts without these: add, no search
-    headers.add(NO_STORE);
-    headers.add(NOSNIFF);
-    headers.add(HttpHeader.CONTENT_LENGTH, length);
-    response.write(true, ByteBuffer.wrap(body, 0, length), callback);
-    return status;
+    return send(response, callback, status, type, body, length, NO_FIELDS);
+  }
+
+  /**
+   * Writes the response, once: for a request the router took ({@link Exchange}), only if it is
+   * still there to answer ({@link Exchange#claim()}), else nothing and {@link Exchange#GONE}. A
+   * write Jetty refuses (the request failed meanwhile) fails the request; no other response is
+   * tried after it.
+   */
+  private static int send(
+      Response response,
+      Callback callback,
+      int status,
+      HttpField type,
+      byte[] body,
+      int length,
+      HttpField[] extra) {
+    if (callback instanceof Exchange exchange && !exchange.claim()) {
+      return Exchange.GONE;
+    }
+    try {
+      response.setStatus(status);
+      HttpFields.Mutable headers = response.getHeaders();
+      for (HttpField field : extra) {
+        headers.put(field);
+      }
+      headers.add(type); // a response starts without these: add, no search
+      headers.add(NO_STORE);
+      headers.add(NOSNIFF);
+      headers.add(HttpHeader.CONTENT_LENGTH, length);
+      response.write(true, ByteBuffer.wrap(body, 0, length), callback);
+      return status;
+    } catch (RuntimeException e) {
+      callback.failed(e);
+      return Exchange.GONE;
+    }
   }
 
   static int json(Response response, Callback callback, int status, String json) {
@@ -56,9 +86,7 @@ final class Replies {
   /** {@code {"error": message}} with the status and any extra headers. */
   static int error(
       Response response, Callback callback, int status, String message, HttpField... extra) {
-    for (HttpField field : extra) {
-      response.getHeaders().put(field);
-    }
-    return json(response, callback, status, Json.error(message));
+    byte[] body = Json.error(message).getBytes(StandardCharsets.UTF_8);
+    return send(response, callback, status, JSON, body, body.length, extra);
   }
 }

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks the token, routes by path, allows only GET, turns exceptions into JSON errors (400 for bad
- * input, a batch too large for the lease included; 503 while IDs cannot be issued; 500 with no
- * detail for anything else) and times every request.
+ * input, a batch too large for the lease included; 429 beyond the cap on IDs reserved ahead; 503
+ * while IDs cannot be issued; 500 with no detail for anything else) and times every request (status
+ * {@value Exchange#GONE} for one whose client was gone: nothing was issued or written).
  */
 final class Router extends Handler.Abstract.NonBlocking {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
@@ -37,11 +38,16 @@ final class Router extends Handler.Abstract.NonBlocking {
   private final HealthEndpoint health;
   private final InFlight inFlight;
 
-  Router(Snowflake generator, BearerAuth auth, ServiceMetrics metrics, InFlight inFlight) {
+  Router(
+      Snowflake generator,
+      BearerAuth auth,
+      ServiceMetrics metrics,
+      InFlight inFlight,
+      ReservedAhead reservedAhead) {
     this.auth = auth;
     this.inFlight = inFlight;
     this.metrics = metrics;
-    this.ids = new IdEndpoints(generator, metrics);
+    this.ids = new IdEndpoints(generator, metrics, reservedAhead);
     this.decode = new DecodeEndpoint(generator.layout());
     this.health = new HealthEndpoint(generator);
   }
@@ -52,38 +58,49 @@ final class Router extends Handler.Abstract.NonBlocking {
    * no wait ({@link io.snowid.Snowflake#tryNextId()}). An {@code /id} that must wait for its time
    * unit, a high-water mark or a lease renewal, {@code /ids} (which may wait for the next
    * millisecond) and {@code /metrics} go to the pool: a request that waits never holds up the
-   * connections behind it.
+   * connections behind it. A request whose connection is gone (pipelined behind a response that
+   * failed) is not served at all.
    */
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
     String path = Request.getPathInContext(request);
     Endpoint endpoint = Endpoint.of(path);
-    Callback tracked = inFlight.track(callback);
-    if (endpoint == Endpoint.IDS
+    Exchange exchange = new Exchange(callback, inFlight, GuardedEndPoint.of(request));
+    if (!exchange.connected()) {
+      metrics.record(endpoint, exchange.gone(), System.nanoTime() - start);
+    } else if (endpoint == Endpoint.IDS
         || endpoint == Endpoint.METRICS
-        || serve(endpoint, path, request, response, tracked, start, false) == MUST_WAIT) {
-      handOff(endpoint, path, request, response, tracked, start);
+        || serve(endpoint, path, request, response, exchange, start, false) == MUST_WAIT) {
+      handOff(endpoint, path, request, response, exchange, start);
     }
     return true;
   }
 
-  /** Serves the request on a thread of the pool, where it may wait. */
+  /**
+   * Serves the request on a thread of the pool, where it may wait. Until its response is being
+   * written, a failure of the request (its connection closed) ends it without one, and the idle
+   * timeout does not cut it unless the server is stopping: the wait is bounded by the cap on IDs
+   * reserved ahead, and a request cut while its response is being written leaves Jetty failing a
+   * write still in progress.
+   */
   private void handOff(
       Endpoint endpoint,
       String path,
       Request request,
       Response response,
-      Callback callback,
+      Exchange exchange,
       long start) {
+    request.addFailureListener(exchange::abandon);
+    request.addIdleTimeoutListener(timeout -> !exchange.open() || inFlight.isStopping());
     try {
       request
           .getComponents()
           .getExecutor()
-          .execute(() -> serve(endpoint, path, request, response, callback, start, true));
+          .execute(() -> serve(endpoint, path, request, response, exchange, start, true));
     } catch (RejectedExecutionException e) {
       int status =
-          Replies.error(response, callback, 503, "busy; retry shortly", Replies.RETRY_AFTER);
+          Replies.error(response, exchange, 503, "busy; retry shortly", Replies.RETRY_AFTER);
       metrics.record(endpoint, status, System.nanoTime() - start);
     }
   }
@@ -97,24 +114,27 @@ final class Router extends Handler.Abstract.NonBlocking {
       String path,
       Request request,
       Response response,
-      Callback callback,
+      Exchange exchange,
       long start,
       boolean mayWait) {
     int status;
     try {
-      status = dispatch(endpoint, path, request, response, callback, mayWait);
+      status =
+          mayWait && !exchange.connected()
+              ? exchange.gone() // closed while the request waited for a thread
+              : dispatch(endpoint, path, request, response, exchange, mayWait);
       if (status == MUST_WAIT) {
         return MUST_WAIT;
       }
     } catch (HttpError e) {
-      status = Replies.error(response, callback, e.status(), e.getMessage());
+      status = Replies.error(response, exchange, e.status(), e.getMessage());
     } catch (InvalidSettingException | InvalidIdException | LeaseWindowExceededException e) {
-      status = Replies.error(response, callback, 400, e.getMessage());
+      status = Replies.error(response, exchange, 400, e.getMessage());
     } catch (LeaseLostException e) {
       status =
           Replies.error(
               response,
-              callback,
+              exchange,
               503,
               "the node id lease is not held: no IDs until it is renewed (see /health)",
               Replies.RETRY_AFTER);
@@ -122,15 +142,15 @@ final class Router extends Handler.Abstract.NonBlocking {
       status =
           Replies.error(
               response,
-              callback,
+              exchange,
               503,
               "the clock moved backwards further than this service waits; retry shortly",
               Replies.RETRY_AFTER);
     } catch (LayoutExpiredException e) {
-      status = Replies.error(response, callback, 503, "the layout's lifetime is over");
+      status = Replies.error(response, exchange, 503, "the layout's lifetime is over");
     } catch (RuntimeException e) {
       LOG.error("{} {} failed", request.getMethod(), endpoint.tag, e);
-      status = Replies.error(response, callback, 500, "internal error");
+      status = Replies.error(response, exchange, 500, "internal error");
     }
     metrics.record(endpoint, status, System.nanoTime() - start);
     return status;
@@ -141,11 +161,11 @@ final class Router extends Handler.Abstract.NonBlocking {
       String path,
       Request request,
       Response response,
-      Callback callback,
+      Exchange exchange,
       boolean mayWait) {
     if (!auth.allows(request)) {
       return Replies.error(
-          response, callback, 401, "missing or wrong bearer token", Replies.BEARER);
+          response, exchange, 401, "missing or wrong bearer token", Replies.BEARER);
     }
     if (endpoint == Endpoint.OTHER) {
       throw new HttpError(404, "no such path; the endpoints are " + ROUTES);
@@ -156,7 +176,7 @@ final class Router extends Handler.Abstract.NonBlocking {
       boolean health = endpoint == Endpoint.HEALTH;
       return Replies.error(
           response,
-          callback,
+          exchange,
           405,
           "method "
               + Query.shorten(request.getMethod())
@@ -165,14 +185,14 @@ final class Router extends Handler.Abstract.NonBlocking {
           health ? Replies.ALLOW_GET_HEAD : Replies.ALLOW_GET);
     }
     return switch (endpoint) {
-      case ID -> ids.id(request, response, callback, mayWait);
-      case IDS -> ids.ids(request, response, callback);
-      case DECODE -> decode.decode(path, request, response, callback);
-      case HEALTH -> health.health(response, callback);
+      case ID -> ids.id(request, response, exchange, mayWait);
+      case IDS -> ids.ids(request, response, exchange);
+      case DECODE -> decode.decode(path, request, response, exchange);
+      case HEALTH -> health.health(response, exchange);
       case METRICS ->
           Replies.send(
               response,
-              callback,
+              exchange,
               200,
               Replies.PROMETHEUS,
               metrics.scrape().getBytes(StandardCharsets.UTF_8));

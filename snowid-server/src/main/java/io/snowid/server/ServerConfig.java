@@ -1,9 +1,11 @@
 package io.snowid.server;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.Secrets;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 
 /**
@@ -19,6 +21,13 @@ import java.time.Duration;
  * @param stopTimeout how long a graceful stop waits for requests in flight
  * @param backlog how many connections the kernel queues before the server accepts them; Linux caps
  *     it at {@code net.core.somaxconn}
+ * @param maxConnections the most connections open at once; at the limit a new connection closes the
+ *     oldest one with no request in progress (see {@link #defaultMaxConnections()})
+ * @param headerTimeout how long a request may take from its first byte to the end of its headers;
+ *     the connection is closed when it takes longer
+ * @param idleTimeout how long a connection may stay without reading or writing a byte
+ * @param maxReservedAhead how far ahead of the clock the requests waiting for their IDs may reserve
+ *     together, as time at the layout's full rate per node; a request beyond it gets 429
  */
 public record ServerConfig(
     String bind,
@@ -27,7 +36,11 @@ public record ServerConfig(
     String node,
     String token,
     Duration stopTimeout,
-    int backlog) {
+    int backlog,
+    int maxConnections,
+    Duration headerTimeout,
+    Duration idleTimeout,
+    Duration maxReservedAhead) {
 
   /** The largest {@code count} of {@code GET /ids}. */
   public static final int MAX_COUNT = 100_000;
@@ -41,6 +54,24 @@ public record ServerConfig(
 
   /** The largest backlog accepted. */
   public static final int MAX_BACKLOG = 65_535;
+
+  /** The default connection limit, unless half the process's open-file limit is lower. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+  /** The largest connection limit accepted. */
+  public static final int MAX_CONNECTIONS = 1_000_000;
+
+  /** The default time from a request's first byte to the end of its headers. */
+  public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The default time a connection may stay silent. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * The default of {@link #maxReservedAhead()}: a quarter of a second of the node's capacity
+   * (1,024,000 IDs in the twitter layout, ten of the largest batches).
+   */
+  public static final Duration DEFAULT_MAX_RESERVED_AHEAD = Duration.ofMillis(250);
 
   static final String TOKEN_FORM = "1..512 visible ASCII characters without spaces";
 
@@ -73,11 +104,49 @@ public record ServerConfig(
     if (backlog < 1 || backlog > MAX_BACKLOG) {
       throw new InvalidSettingException("backlog", backlog, "1.." + MAX_BACKLOG);
     }
+    if (maxConnections < 1 || maxConnections > MAX_CONNECTIONS) {
+      throw new InvalidSettingException("maxConnections", maxConnections, "1.." + MAX_CONNECTIONS);
+    }
+    checkDuration("headerTimeout", headerTimeout, Duration.ofMinutes(10));
+    checkDuration("idleTimeout", idleTimeout, Duration.ofHours(1));
+    checkDuration("maxReservedAhead", maxReservedAhead, Duration.ofMinutes(1));
+  }
+
+  private static void checkDuration(String name, Duration value, Duration max) {
+    if (value == null || value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(max) > 0) {
+      throw new InvalidSettingException(name, value, "PT0.001S.." + max);
+    }
+  }
+
+  /**
+   * The default connection limit: {@value #DEFAULT_MAX_CONNECTIONS}, or half the process's limit of
+   * open files if that is lower (at least 1), so that the server runs out of connections it allows
+   * before the process runs out of file descriptors (the lease, logs, JDBC or Redis connections and
+   * the JVM's own files need the rest).
+   */
+  public static int defaultMaxConnections() {
+    return defaultMaxConnections(openFileLimit());
+  }
+
+  /** The process's limit of open files; -1 where the JVM does not tell. */
+  private static long openFileLimit() {
+    return ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
+        ? unix.getMaxFileDescriptorCount()
+        : -1;
+  }
+
+  static int defaultMaxConnections(long openFileLimit) {
+    if (openFileLimit <= 0) {
+      return DEFAULT_MAX_CONNECTIONS; // unknown (not a Unix JVM)
+    }
+    return (int) Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, openFileLimit / 2));
   }
 
   /**
    * 127.0.0.1:8080, layout {@code twitter}, node from this host's lease directory, no token, 10 s
-   * to finish requests on stop, a backlog of {@value #DEFAULT_BACKLOG} connections.
+   * to finish requests on stop, a backlog of {@value #DEFAULT_BACKLOG} connections, at most {@link
+   * #defaultMaxConnections()} connections, 10 s for a request's headers, 30 s idle, 250 ms of the
+   * node's capacity reserved ahead.
    */
   public static ServerConfig defaults() {
     return new ServerConfig(
@@ -87,23 +156,71 @@ public record ServerConfig(
         LeaseCoordinators.DEFAULT_FILE_URI,
         null,
         Duration.ofSeconds(10),
-        DEFAULT_BACKLOG);
+        DEFAULT_BACKLOG,
+        defaultMaxConnections(),
+        DEFAULT_HEADER_TIMEOUT,
+        DEFAULT_IDLE_TIMEOUT,
+        DEFAULT_MAX_RESERVED_AHEAD);
   }
 
   public ServerConfig withBind(String value) {
-    return new ServerConfig(value, port, layout, node, token, stopTimeout, backlog);
+    return new ServerConfig(
+        value,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   public ServerConfig withPort(int value) {
-    return new ServerConfig(bind, value, layout, node, token, stopTimeout, backlog);
+    return new ServerConfig(
+        bind,
+        value,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   public ServerConfig withLayout(Layout value) {
-    return new ServerConfig(bind, port, value, node, token, stopTimeout, backlog);
+    return new ServerConfig(
+        bind,
+        port,
+        value,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   public ServerConfig withNode(String value) {
-    return new ServerConfig(bind, port, layout, value, token, stopTimeout, backlog);
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        value,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   /**
@@ -111,15 +228,112 @@ public record ServerConfig(
    * to nothing by mistake must not turn authentication off.
    */
   public ServerConfig withToken(String value) {
-    return new ServerConfig(bind, port, layout, node, value, stopTimeout, backlog);
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        value,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   public ServerConfig withBacklog(int value) {
-    return new ServerConfig(bind, port, layout, node, token, stopTimeout, value);
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        value,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
   }
 
   public ServerConfig withStopTimeout(Duration value) {
-    return new ServerConfig(bind, port, layout, node, token, value, backlog);
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        value,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
+  }
+
+  /** At most this many connections open at once, 1..{@value #MAX_CONNECTIONS}. */
+  public ServerConfig withMaxConnections(int value) {
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        value,
+        headerTimeout,
+        idleTimeout,
+        maxReservedAhead);
+  }
+
+  /** From a request's first byte to the end of its headers, 1 ms..10 min. */
+  public ServerConfig withHeaderTimeout(Duration value) {
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        value,
+        idleTimeout,
+        maxReservedAhead);
+  }
+
+  /** How long a connection may stay silent, 1 ms..1 h. */
+  public ServerConfig withIdleTimeout(Duration value) {
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        value,
+        maxReservedAhead);
+  }
+
+  /** How far ahead the waiting requests may reserve together, 1 ms..1 min of the node's rate. */
+  public ServerConfig withMaxReservedAhead(Duration value) {
+    return new ServerConfig(
+        bind,
+        port,
+        layout,
+        node,
+        token,
+        stopTimeout,
+        backlog,
+        maxConnections,
+        headerTimeout,
+        idleTimeout,
+        value);
   }
 
   /** Never prints the token, nor a password of the node source. */
@@ -139,6 +353,14 @@ public record ServerConfig(
         + stopTimeout
         + ", backlog="
         + backlog
+        + ", maxConnections="
+        + maxConnections
+        + ", headerTimeout="
+        + headerTimeout
+        + ", idleTimeout="
+        + idleTimeout
+        + ", maxReservedAhead="
+        + maxReservedAhead
         + "]";
   }
 }

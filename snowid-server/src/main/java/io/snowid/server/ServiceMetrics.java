@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -27,8 +28,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The service's meters in a Prometheus registry: IDs issued, requests by endpoint and status with a
  * latency histogram (requests Jetty refused before routing included), the generator's waits and
  * clock steps, lease renewals and failures, whether the lease is held and until when, the node
- * values, years of layout lifetime left, the build, the HTTP threads and connections, and the JVM's
- * own.
+ * values, years of layout lifetime left, the build, the HTTP threads and connections, the IDs
+ * reserved ahead and the connection limit at work, open files, and the JVM's own.
  */
 final class ServiceMetrics implements AutoCloseable {
   private static final double SECONDS_PER_YEAR = 365.2425 * 24 * 3600;
@@ -117,6 +118,7 @@ final class ServiceMetrics implements AutoCloseable {
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
     gc.bindTo(registry);
   }
 
@@ -141,6 +143,35 @@ final class ServiceMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder("snowid.http.connections", connector, c -> c.getConnectedEndPoints().size())
         .description("Open HTTP connections")
+        .register(registry);
+  }
+
+  /** The cap on IDs reserved ahead, and the connection limit and header timeout at work. */
+  void bindLimits(ReservedAhead reservedAhead, ConnectionGuard guard) {
+    Gauge.builder("snowid.http.reserved.ahead", reservedAhead, ReservedAhead::reserved)
+        .description(
+            "IDs reserved by requests still waiting for their time (0 when none waits); a request"
+                + " that would take it past snowid_http_reserved_ahead_max gets 429")
+        .register(registry);
+    Gauge.builder("snowid.http.reserved.ahead.max", reservedAhead, ReservedAhead::cap)
+        .description("The most IDs the waiting requests may reserve together")
+        .register(registry);
+    Gauge.builder("snowid.http.connections.max", guard, ConnectionGuard::max)
+        .description("The connection limit")
+        .register(registry);
+    String closed = "HTTP connections the server closed, by reason";
+    FunctionCounter.builder("snowid.http.connections.closed", guard, ConnectionGuard::evicted)
+        .description(closed)
+        .tag("reason", "limit-oldest-idle")
+        .register(registry);
+    FunctionCounter.builder("snowid.http.connections.closed", guard, ConnectionGuard::refused)
+        .description(closed)
+        .tag("reason", "limit-all-busy")
+        .register(registry);
+    FunctionCounter.builder(
+            "snowid.http.connections.closed", guard, ConnectionGuard::headerTimeouts)
+        .description(closed)
+        .tag("reason", "header-timeout")
         .register(registry);
   }
 

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.component.Graceful;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -48,7 +47,7 @@ public final class SnowIdServer implements AutoCloseable {
 
   private final ServerConfig config;
   private final Server jetty;
-  private final ServerConnector connector;
+  private final GuardedConnector connector;
   private final GracefulHandler graceful;
   private final Snowflake generator;
   private final boolean ownsGenerator;
@@ -68,20 +67,25 @@ public final class SnowIdServer implements AutoCloseable {
     http.setSendServerVersion(false);
     http.setSendXPoweredBy(false);
     http.setRequestHeaderSize(MAX_REQUEST_HEADER_BYTES);
-    this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+    ConnectionGuard guard = new ConnectionGuard(config.maxConnections(), config.headerTimeout());
+    this.connector =
+        new GuardedConnector(jetty, new HttpConnectionFactory(http), guard, config.headerTimeout());
     connector.setHost(config.bind());
     connector.setPort(config.port());
-    connector.setIdleTimeout(30_000);
+    connector.setIdleTimeout(config.idleTimeout().toMillis());
     connector.setAcceptQueueSize(config.backlog());
     // Jetty cuts a connection idle for this long once shutdown began (1 s unless set): a client
     // that stopped reading gets the whole stop timeout, as --stop-timeout says.
     connector.setShutdownIdleTimeout(config.stopTimeout().toMillis());
     jetty.addConnector(connector);
     this.metrics = new ServiceMetrics(generator);
+    ReservedAhead reservedAhead = new ReservedAhead(config.maxReservedAhead(), generator.layout());
     metrics.bindHttp(pool, connector, inFlight);
+    metrics.bindLimits(reservedAhead, guard);
     this.graceful =
         new GracefulHandler(
-            new Router(generator, new BearerAuth(config.token()), metrics, inFlight));
+            new Router(
+                generator, new BearerAuth(config.token()), metrics, inFlight, reservedAhead));
     jetty.setHandler(graceful);
     jetty.setErrorHandler(new JsonErrorHandler(metrics));
     jetty.setStopTimeout(0); // stop() drains first: Jetty's own stop closes what is left at once
@@ -208,6 +212,11 @@ public final class SnowIdServer implements AutoCloseable {
   public URI uri() {
     String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
     return URI.create("http://" + host + ":" + port() + "/");
+  }
+
+  /** Connections open, as counted against the connection limit. */
+  int openConnections() {
+    return connector.guard().size();
   }
 
   /** The generator served. */
