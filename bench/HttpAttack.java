@@ -2,7 +2,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,11 +18,13 @@ import java.util.List;
  * <pre>
  * java bench/HttpAttack.java pipeline HOST PORT CONNECTIONS BATCHES HOLD_MS
  *     each connection sends BATCHES pipelined GET /ids?count=100000, never reads, closes after HOLD_MS
- * java bench/HttpAttack.java flood HOST PORT CONNECTIONS SECONDS
- *     opens CONNECTIONS idle connections and holds them SECONDS; prints how many the server closed
- * java bench/HttpAttack.java slowloris HOST PORT CONNECTIONS INTERVAL_MS SECONDS
+ * java bench/HttpAttack.java flood HOST PORT CONNECTIONS SECONDS [STOP_FILE]
+ *     opens CONNECTIONS idle connections and holds them SECONDS (or until STOP_FILE exists),
+ *     opening again each one the server closes; prints how many it closed
+ * java bench/HttpAttack.java slowloris HOST PORT CONNECTIONS INTERVAL_MS SECONDS [STOP_FILE]
  *     each connection sends a request line, then one header line every INTERVAL_MS, never the end
- *     of the headers; prints how many connections the server closed and after how long
+ *     of the headers, for SECONDS (or until STOP_FILE exists); prints how many connections the
+ *     server closed and after how long
  * </pre>
  *
  * Benchmark scaffolding only: it attacks the address it is given, meant for loopback.
@@ -31,11 +39,21 @@ public final class HttpAttack {
     switch (args[0]) {
       case "pipeline" -> pipeline(host, port, connections, Integer.parseInt(args[4]),
           Long.parseLong(args[5]));
-      case "flood" -> flood(host, port, connections, Long.parseLong(args[4]));
+      case "flood" -> flood(host, port, connections, Long.parseLong(args[4]), stopFile(args, 5));
       case "slowloris" -> slowloris(host, port, connections, Long.parseLong(args[4]),
-          Long.parseLong(args[5]));
+          Long.parseLong(args[5]), stopFile(args, 6));
       default -> throw new IllegalArgumentException("pipeline, flood or slowloris: " + args[0]);
     }
+  }
+
+  private static Path stopFile(String[] args, int i) {
+    return args.length > i ? Path.of(args[i]) : null;
+  }
+
+  /** Whether SECONDS from START have passed or the stop file exists. */
+  private static boolean over(long start, long seconds, Path stop) {
+    return System.nanoTime() - start > seconds * 1_000_000_000L
+        || (stop != null && Files.exists(stop));
   }
 
   private static Socket connect(String host, int port) throws IOException {
@@ -62,38 +80,65 @@ public final class HttpAttack {
     System.out.println("pipelined " + connections + " x " + batches + " batches, closed");
   }
 
-  private static void flood(String host, int port, int connections, long seconds)
+  /**
+   * Holds CONNECTIONS idle connections; each one the server closes is opened again at once, as a
+   * flood that means it would.
+   */
+  private static void flood(String host, int port, int connections, long seconds, Path stop)
       throws Exception {
-    List<Socket> sockets = new ArrayList<>();
+    long start = System.nanoTime();
+    InetSocketAddress address = new InetSocketAddress(host, port);
+    Selector selector = Selector.open();
     int failed = 0;
     for (int i = 0; i < connections; i++) {
-      try {
-        sockets.add(connect(host, port));
-      } catch (IOException e) {
-        failed++;
-      }
+      failed += open(address, selector) ? 0 : 1;
     }
-    System.out.println("flood: " + sockets.size() + " connected, " + failed + " failed");
-    Thread.sleep(seconds * 1000);
-    int closed = 0;
-    for (Socket s : sockets) {
-      s.setSoTimeout(1);
-      try {
-        if (s.getInputStream().read() < 0) {
-          closed++;
+    System.out.println("flood: " + (connections - failed) + " connected, " + failed + " failed");
+    ByteBuffer buffer = ByteBuffer.allocate(4096);
+    long reopened = 0;
+    while (!over(start, seconds, stop)) {
+      selector.select(100);
+      for (SelectionKey key : selector.selectedKeys()) {
+        SocketChannel channel = (SocketChannel) key.channel();
+        int n;
+        try {
+          buffer.clear();
+          n = channel.read(buffer);
+        } catch (IOException e) {
+          n = -1;
         }
-      } catch (java.net.SocketTimeoutException e) {
-        // still open
-      } catch (IOException e) {
-        closed++;
+        if (n < 0) {
+          key.cancel();
+          channel.close();
+          reopened++;
+          open(address, selector);
+        }
       }
-      s.close();
+      selector.selectedKeys().clear();
     }
-    System.out.println("flood: " + closed + " of " + sockets.size() + " closed by the server");
+    for (SelectionKey key : selector.keys()) {
+      key.channel().close();
+    }
+    selector.close();
+    System.out.println("flood: " + reopened + " of " + connections + " closed by the server"
+        + " (each opened again at once)");
+  }
+
+  private static boolean open(InetSocketAddress address, Selector selector) {
+    try {
+      SocketChannel channel = SocketChannel.open();
+      channel.socket().connect(address, 30_000);
+      channel.configureBlocking(false);
+      channel.register(selector, SelectionKey.OP_READ);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static void slowloris(
-      String host, int port, int connections, long intervalMs, long seconds) throws Exception {
+      String host, int port, int connections, long intervalMs, long seconds, Path stop)
+      throws Exception {
     List<Socket> sockets = new ArrayList<>();
     long start = System.nanoTime();
     for (int i = 0; i < connections; i++) {
@@ -103,8 +148,7 @@ public final class HttpAttack {
     }
     long[] cutAfterMs = new long[connections];
     int cut = 0;
-    long end = start + seconds * 1_000_000_000L;
-    for (int line = 0; System.nanoTime() < end; line++) {
+    for (int line = 0; !over(start, seconds, stop); line++) {
       Thread.sleep(intervalMs);
       byte[] header = ("X-Slow-" + line + ": 1\r\n").getBytes(StandardCharsets.US_ASCII);
       for (int i = 0; i < connections; i++) {
