@@ -135,6 +135,14 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
   private boolean closed; // guarded by lock: the generator was closed, no grant is bound
 
   /**
+   * The grant whose values another generator of this JVM took after this one's deadline passed
+   * (NodeClaims): neither it nor a renewal of it is bound again. Guarded by lock.
+   */
+  private NodeGrant taken;
+
+  private volatile String takenReason; // written under lock
+
+  /**
    * @param node the resolved node source: static values, or a lease
    * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
    */
@@ -192,6 +200,9 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
           was != null
               && was.grant.acquisition() == grant.acquisition()
               && was.grant.values().equals(grant.values());
+      if (problem == null && isTaken(grant)) {
+        problem = takenReason;
+      }
       if (problem == null) {
         problem = claim(grant);
       }
@@ -243,6 +254,40 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     }
     long until = b.grant.validUntilMillis();
     return until == Long.MAX_VALUE || time.millis() < until;
+  }
+
+  /**
+   * Another generator took the values this one claimed, once its deadline had passed: fences the
+   * binding of those values for good, with the time of the takeover. Without it, a clock stepped
+   * back before the deadline would let this generator issue beside the new holder. A new
+   * acquisition binds as usual (it moves the position past the registry's high-water mark).
+   */
+  @Override
+  public void valuesTaken(long packed, String source) {
+    synchronized (lock) {
+      Binding b = current;
+      if (closed || b == null || layout.packNode(b.grant.values()) != packed) {
+        return; // it has bound other values since
+      }
+      taken = b.grant;
+      takenReason =
+          "node values "
+              + b.grant.values()
+              + " were taken by another generator of this JVM ("
+              + source
+              + ") after the lease from "
+              + b.grant.source()
+              + " passed its deadline; close this generator and build another";
+      current =
+          new Binding(
+              b.grant, b.nodeBits, -1, b.startAfterMillis, takenReason, time.millis(), realTime);
+    }
+  }
+
+  private boolean isTaken(NodeGrant grant) {
+    return taken != null
+        && taken.acquisition() == grant.acquisition()
+        && taken.values().equals(grant.values());
   }
 
   /** Why {@link #start()} bound nothing: the values are another live generator's; else null. */
@@ -366,6 +411,16 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
             ? lease.status()
             : new NodeStatus(true, node.source(), values(), null, "static node values", 0, 0);
     Binding b = current;
+    if (s.held() && b.fencedReason != null && b.fencedReason.equals(takenReason)) {
+      return new NodeStatus(
+          false,
+          s.source(),
+          s.values(),
+          s.validUntil(),
+          takenReason,
+          s.renewals(),
+          s.renewalFailures());
+    }
     if (s.held() && pastRealDeadline(b)) {
       return new NodeStatus(
           false,

@@ -1,6 +1,8 @@
 package io.snowid;
 
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +37,12 @@ final class NodeClaims {
   interface Owner {
     /** Whether it may still issue under the values it claimed. */
     boolean holdsItsValues();
+
+    /**
+     * Its claim on {@code packed} was dropped for a generator from {@code source}: it must never
+     * issue under the values of that grant again, whatever its clock reads later.
+     */
+    void valuesTaken(long packed, String source);
   }
 
   private NodeClaims() {}
@@ -67,9 +75,10 @@ final class NodeClaims {
     String key = stem + (namespace == null ? EVERY : namespace);
     String value =
         source + " #" + SERIAL.incrementAndGet() + "@" + System.identityHashCode(NodeClaims.class);
+    List<Owner> lapsed = new ArrayList<>();
     Properties p = System.getProperties();
     synchronized (p) {
-      for (Object k : new java.util.ArrayList<>(p.keySet())) {
+      for (Object k : new ArrayList<>(p.keySet())) {
         if (k instanceof String s && s.startsWith(stem)) {
           String ns = s.substring(stem.length());
           if (namespace == null || ns.equals(EVERY) || ns.equals(namespace)) {
@@ -78,6 +87,9 @@ final class NodeClaims {
             Owner o = ref == null ? null : ref.get();
             if (ref != null && (o == null || !o.holdsItsValues())) {
               release(new Claim(s, held)); // its generator is gone or holds the values no more
+              if (o != null) {
+                lapsed.add(o);
+              }
               continue;
             }
             int serial = held.lastIndexOf(" #");
@@ -90,6 +102,9 @@ final class NodeClaims {
       p.put(key, value);
       OWNERS.put(value, new WeakReference<>(owner));
     }
+    // Before the new holder issues, and outside the monitor (an owner takes its own lock, and it
+    // claims under that lock): a lapsed holder whose clock steps back must not issue again.
+    lapsed.forEach(o -> o.valuesTaken(packed, source));
     return new Claim(key, value);
   }
 

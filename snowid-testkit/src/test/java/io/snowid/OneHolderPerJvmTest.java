@@ -3,12 +3,19 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.lease.LeaseLostException;
+import io.snowid.node.NodeGrant;
+import io.snowid.testkit.ManualClock;
+import io.snowid.testkit.ManualLease;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -201,5 +208,40 @@ class OneHolderPerJvmTest {
                         .build()))
         .isInstanceOf(SnowIdException.class);
     assertThat(first.nextId()).isGreaterThan(0);
+  }
+
+  @Test
+  void nextId_valuesTakenAfterTheLeaseDeadlineThenClockStepsBack_firstNeverIssuesAgain() {
+    ManualClock clock = ManualClock.create();
+    TimeSource wall = TimeSource.wallClock(clock);
+    Map<String, Long> values = Map.of("datacenter", 3L, "worker", 9L);
+    NodeGrant grant = new NodeGrant(values, wall.millis() + 3_000, Long.MIN_VALUE, 1, "manual");
+    ManualLease lease = new ManualLease(grant);
+    Snowflake leased = keep(builder().lease(lease).timeSource(wall).build());
+    leased.nextId();
+    Instant before = clock.wallInstant();
+    clock.set(before.plusSeconds(10)); // past the lease's deadline in ID time: its claim lapsed
+
+    Snowflake taker = keep(builder().node(values).timeSource(wall).build());
+    Set<Long> ofTaker = new HashSet<>();
+    for (int i = 0; i < 1_000; i++) {
+      ofTaker.add(taker.nextId());
+    }
+    clock.set(before); // steps back, before the first lease's deadline
+
+    assertThatThrownBy(leased::nextId)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("taken by another generator")
+        .hasMessageContaining("(explicit)");
+    assertThat(leased.nodeStatus().held()).isFalse();
+    // neither a renewal of that acquisition, nor the new holder's close, brings the values back
+    taker.close();
+    lease.grant(grant.renewed(wall.millis() + 3_000));
+    assertThatThrownBy(leased::nextId).isInstanceOf(LeaseLostException.class);
+    // a new acquisition binds: its high-water mark covers what was issued under the values
+    long highWater = clock.wallInstant().plusSeconds(11).toEpochMilli();
+    lease.grant(new NodeGrant(values, highWater + 3_000, highWater, 2, "manual"));
+    clock.set(Instant.ofEpochMilli(highWater + 1));
+    assertThat(ofTaker).doesNotContain(leased.nextId());
   }
 }
