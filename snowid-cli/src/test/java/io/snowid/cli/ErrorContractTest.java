@@ -36,10 +36,20 @@ class ErrorContractTest {
         "serve --port abc|snowid: port = abc is invalid; allowed: 0..65535",
         "serve --stop-timeout soon|snowid: stop-timeout = soon is invalid; allowed: 0..600",
         "serve --backlog many|snowid: backlog = many is invalid; allowed: 1..65535",
+        "serve --max-connections 0|snowid: max-connections = 0 is invalid; allowed: 1..1000000",
+        "serve --max-connections lots|"
+            + "snowid: max-connections = lots is invalid; allowed: 1..1000000",
+        "serve --header-timeout 10s|snowid: header-timeout = 10s is invalid; allowed: 1..600",
+        "serve --header-timeout 601|snowid: header-timeout = 601 is invalid; allowed: 1..600",
+        "serve --idle-timeout 0|snowid: idle-timeout = 0 is invalid; allowed: 1..3600",
+        "serve --max-reserved-ahead 60001|"
+            + "snowid: max-reserved-ahead = 60001 is invalid; allowed: 1..60000",
+        "serve --max-reserved-ahead 0.5|"
+            + "snowid: max-reserved-ahead = 0.5 is invalid; allowed: 1..60000",
         "bench -t x|snowid: threads = x is invalid; allowed: 1..256",
         "bench -s 1.5|snowid: seconds = 1.5 is invalid; allowed: 1..600",
       })
-  void numberOption_notANumber_namesTheInputAndTheRange(String args, String line) {
+  void numberOption_notANumberOrOutOfRange_namesTheInputAndTheRange(String args, String line) {
     assertBadInput(Cli.run(args.split(" ")), line);
   }
 
