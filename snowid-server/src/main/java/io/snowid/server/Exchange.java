@@ -2,6 +2,7 @@ package io.snowid.server;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
@@ -41,6 +42,8 @@ final class Exchange implements Callback {
   private final InFlight inFlight;
   private final GuardedEndPoint endPoint; // null off the server's own connector
   private volatile int state = OPEN;
+  private volatile Unsent unsent; // written before unsentBytes
+  private final AtomicLong unsentBytes = new AtomicLong(); // given back once, when the request ends
 
   Exchange(Callback callback, InFlight inFlight, GuardedEndPoint endPoint) {
     this.callback = callback;
@@ -49,6 +52,22 @@ final class Exchange implements Callback {
     inFlight.begin();
     if (endPoint != null) {
       endPoint.requestBegins();
+    }
+  }
+
+  /** Counts {@code bytes}, taken from {@code unsent}, as this request's until it ends. */
+  void holdsUnsent(Unsent unsent, long bytes) {
+    this.unsent = unsent;
+    unsentBytes.set(bytes);
+    if (state == ENDED) { // Jetty failed the request meanwhile: finish() may have run already
+      giveUnsent();
+    }
+  }
+
+  private void giveUnsent() {
+    long n = unsentBytes.getAndSet(0);
+    if (n > 0) {
+      unsent.give(n);
     }
   }
 
@@ -121,6 +140,7 @@ final class Exchange implements Callback {
   }
 
   private void finish(boolean failed) {
+    giveUnsent();
     inFlight.end(failed);
     if (endPoint != null) {
       endPoint.requestEnds();

@@ -10,17 +10,21 @@ import org.eclipse.jetty.server.Response;
  * {@code GET /id} and {@code GET /ids?count=N}, each with an optional {@code format}.
  *
  * <p>A request that may wait for its IDs reserves them only while its client is still connected,
- * and only within the cap on IDs reserved ahead ({@link ReservedAhead}): beyond it, 429 at once.
+ * and only within the cap on IDs reserved ahead ({@link ReservedAhead}): beyond it, 429 at once. A
+ * batch is generated only within the cap on response bytes not yet sent ({@link Unsent}).
  */
 final class IdEndpoints {
   private final Snowflake generator;
   private final ServiceMetrics metrics;
   private final ReservedAhead reservedAhead;
+  private final Unsent unsent;
 
-  IdEndpoints(Snowflake generator, ServiceMetrics metrics, ReservedAhead reservedAhead) {
+  IdEndpoints(
+      Snowflake generator, ServiceMetrics metrics, ReservedAhead reservedAhead, Unsent unsent) {
     this.generator = generator;
     this.metrics = metrics;
     this.reservedAhead = reservedAhead;
+    this.unsent = unsent;
   }
 
   /** What {@link #id} returns, having answered nothing, when the ID must wait and may not. */
@@ -61,6 +65,11 @@ final class IdEndpoints {
     if (!exchange.connected()) {
       return exchange.gone();
     }
+    int capacity = IdText.capacity(count, codec);
+    if (!unsent.tryTake(capacity)) {
+      return tooMuchUnsent(response, exchange);
+    }
+    exchange.holdsUnsent(unsent, capacity);
     if (!reservedAhead.tryTake(count)) {
       return tooMuchAhead(response, exchange);
     }
@@ -74,7 +83,7 @@ final class IdEndpoints {
     if (!exchange.connected()) {
       return exchange.gone(); // gone while it waited: the IDs are spent, not formatted or sent
     }
-    byte[] body = new byte[IdText.capacity(count, codec)];
+    byte[] body = new byte[capacity];
     int length = IdText.lines(ids, codec, body);
     return Replies.send(response, exchange, 200, Replies.TEXT, body, length);
   }
@@ -92,6 +101,20 @@ final class IdEndpoints {
             + " this server allows ("
             + reservedAhead.capTime().toMillis()
             + " ms of the node's capacity); retry shortly",
+        Replies.RETRY_AFTER);
+  }
+
+  /** 429: responses not yet taken by their clients already hold as many bytes as allowed. */
+  private int tooMuchUnsent(Response response, Exchange exchange) {
+    return Replies.error(
+        response,
+        exchange,
+        429,
+        "too many IDs not yet read by their clients: "
+            + unsent.bytes()
+            + " bytes of responses wait to be sent, of the "
+            + unsent.cap()
+            + " this server allows; retry shortly",
         Replies.RETRY_AFTER);
   }
 

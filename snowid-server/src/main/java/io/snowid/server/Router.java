@@ -43,11 +43,12 @@ final class Router extends Handler.Abstract.NonBlocking {
       BearerAuth auth,
       ServiceMetrics metrics,
       InFlight inFlight,
-      ReservedAhead reservedAhead) {
+      ReservedAhead reservedAhead,
+      Unsent unsent) {
     this.auth = auth;
     this.inFlight = inFlight;
     this.metrics = metrics;
-    this.ids = new IdEndpoints(generator, metrics, reservedAhead);
+    this.ids = new IdEndpoints(generator, metrics, reservedAhead, unsent);
     this.decode = new DecodeEndpoint(generator.layout());
     this.health = new HealthEndpoint(generator);
   }

@@ -147,7 +147,7 @@ final class ServiceMetrics implements AutoCloseable {
   }
 
   /** The cap on IDs reserved ahead, and the connection limit and header timeout at work. */
-  void bindLimits(ReservedAhead reservedAhead, ConnectionGuard guard) {
+  void bindLimits(ReservedAhead reservedAhead, Unsent unsent, ConnectionGuard guard) {
     Gauge.builder("snowid.http.reserved.ahead", reservedAhead, ReservedAhead::reserved)
         .description(
             "IDs reserved by requests still waiting for their time (0 when none waits); a request"
@@ -155,6 +155,14 @@ final class ServiceMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder("snowid.http.reserved.ahead.max", reservedAhead, ReservedAhead::cap)
         .description("The most IDs the waiting requests may reserve together")
+        .register(registry);
+    Gauge.builder("snowid.http.unsent.bytes", unsent, Unsent::bytes)
+        .description(
+            "Bytes of /ids responses not yet written to their clients; a batch that would take it"
+                + " past snowid_http_unsent_bytes_max gets 429")
+        .register(registry);
+    Gauge.builder("snowid.http.unsent.bytes.max", unsent, Unsent::cap)
+        .description("The most bytes of responses that may wait to be sent")
         .register(registry);
     Gauge.builder("snowid.http.connections.max", guard, ConnectionGuard::max)
         .description("The connection limit")

@@ -56,7 +56,8 @@ public final class SnowIdServer implements AutoCloseable {
   private volatile URI servedAt; // null until started
   private Boolean drained; // the outcome of stop(); null until it ran (guarded by this)
 
-  private SnowIdServer(ServerConfig config, Snowflake generator, boolean ownsGenerator) {
+  private SnowIdServer(
+      ServerConfig config, Snowflake generator, boolean ownsGenerator, long unsentCap) {
     this.config = config;
     this.generator = generator;
     this.ownsGenerator = ownsGenerator;
@@ -81,11 +82,17 @@ public final class SnowIdServer implements AutoCloseable {
     this.metrics = new ServiceMetrics(generator);
     ReservedAhead reservedAhead = new ReservedAhead(config.maxReservedAhead(), generator.layout());
     metrics.bindHttp(pool, connector, inFlight);
-    metrics.bindLimits(reservedAhead, guard);
+    Unsent unsent = new Unsent(unsentCap);
+    metrics.bindLimits(reservedAhead, unsent, guard);
     this.graceful =
         new GracefulHandler(
             new Router(
-                generator, new BearerAuth(config.token()), metrics, inFlight, reservedAhead));
+                generator,
+                new BearerAuth(config.token()),
+                metrics,
+                inFlight,
+                reservedAhead,
+                unsent));
     jetty.setHandler(graceful);
     jetty.setErrorHandler(new JsonErrorHandler(metrics));
     jetty.setStopTimeout(0); // stop() drains first: Jetty's own stop closes what is left at once
@@ -124,7 +131,13 @@ public final class SnowIdServer implements AutoCloseable {
 
   /** Serves {@code generator}; closes it after stopping when {@code owns}. */
   static SnowIdServer start(ServerConfig config, Snowflake generator, boolean owns) {
-    SnowIdServer server = new SnowIdServer(config, generator, owns);
+    return start(config, generator, owns, Unsent.defaultCap());
+  }
+
+  /** As above, with the cap on response bytes not yet sent ({@link Unsent}); for tests. */
+  static SnowIdServer start(
+      ServerConfig config, Snowflake generator, boolean owns, long unsentCap) {
+    SnowIdServer server = new SnowIdServer(config, generator, owns, unsentCap);
     try {
       server.jetty.start();
     } catch (Exception e) {

@@ -193,4 +193,55 @@ class ServerLimitsTest {
       server.stop();
     }
   }
+
+  /**
+   * A client that pipelines batches and reads none of them leaves a response in the heap once the
+   * socket buffers are full. With a cap of 1 byte, a batch of another client is refused with 429
+   * before it is generated while that response waits; once the reader leaves, the gauge is back to
+   * 0 and batches are served.
+   */
+  @Test
+  void batchesNotReadByTheirClient_capTheBytesWaitingToBeSent_429BeyondIt() throws Exception {
+    SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withStopTimeout(STOP)
+                .withNode("static:worker=23,datacenter=3"),
+            Snowflake.builder().node("datacenter", 3).node("worker", 23).build(),
+            true,
+            1);
+    Http http = new Http(server);
+    Socket reader = new Socket();
+    try {
+      reader.setReceiveBufferSize(4096);
+      reader.connect(new java.net.InetSocketAddress(server.uri().getHost(), server.port()));
+      OutputStream out = reader.getOutputStream();
+      out.write(
+          "GET /ids?count=100000 HTTP/1.1\r\nHost: x\r\n\r\n"
+              .repeat(8)
+              .getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Attack.metric(http, "snowid_http_unsent_bytes") > 0);
+
+      HttpResponse<String> refused = http.get("ids?count=10");
+
+      assertThat(refused.statusCode()).isEqualTo(429);
+      assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(refused.body()).startsWith("{\"error\":\"too many IDs not yet read");
+      assertThat(http.get("id").statusCode()).isEqualTo(200); // one ID is not held back
+      assertThat(Attack.metric(http, "snowid_http_unsent_bytes_max")).isEqualTo(1.0);
+
+      reader.close();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Attack.metric(http, "snowid_http_unsent_bytes") == 0.0);
+      assertThat(http.get("ids?count=10").statusCode()).isEqualTo(200);
+    } finally {
+      reader.close();
+      server.stop();
+    }
+  }
 }
