@@ -5,6 +5,8 @@ import io.snowid.node.GrantListener;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.Map;
 
@@ -120,6 +122,16 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
   /** The binding in force: the generator reads it once per attempt and again after its CAS. */
   volatile Binding current;
 
+  private static final VarHandle CURRENT;
+
+  static {
+    try {
+      CURRENT = MethodHandles.lookup().findVarHandle(NodeBinding.class, "current", Binding.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   /**
    * The JVM-wide claim on the values bound (NodeClaims); given up when other values are bound, on
    * close, and by the generator's cleaner if it is dropped unclosed. Guarded by lock.
@@ -132,15 +144,22 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
   /** The last binding whose lease was asked for a renewal past its deadline and gave none. */
   private volatile Binding renewalMissed;
 
-  private boolean closed; // guarded by lock: the generator was closed, no grant is bound
+  private volatile boolean
+      closed; // written under lock: the generator was closed, no grant is bound
 
   /**
    * The grant whose values another generator of this JVM took after this one's deadline passed
-   * (NodeClaims): neither it nor a renewal of it is bound again. Guarded by lock.
+   * (NodeClaims): neither it nor a renewal of it is bound again. Written by {@link #valuesTaken}.
    */
-  private NodeGrant taken;
+  private volatile NodeGrant taken;
 
-  private volatile String takenReason; // written under lock
+  private volatile String takenReason;
+
+  /** What the owners whose lapsed values the last claim took issued last (MIN: none). */
+  private long takenOverAfter = Long.MIN_VALUE; // guarded by lock
+
+  /** A grant is being bound: the values just claimed count as held (NodeClaims). */
+  private volatile boolean binding;
 
   /**
    * @param node the resolved node source: static values, or a lease
@@ -182,6 +201,18 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
   @Override
   public void onGrant(NodeGrant grant) {
     synchronized (lock) {
+      binding = true;
+      try {
+        bind(grant);
+      } finally {
+        binding = false;
+      }
+    }
+  }
+
+  /** {@link #onGrant}, under the lock. */
+  private void bind(NodeGrant grant) {
+    {
       if (closed) {
         return; // the release's own grant, or a renewal that raced it: the close says it all
       }
@@ -203,19 +234,44 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       if (problem == null && isTaken(grant)) {
         problem = takenReason;
       }
+      takenOverAfter = Long.MIN_VALUE;
       if (problem == null) {
         problem = claim(grant);
       }
-      long startAfter = Math.max(grant.startAfterMillis(), startAfterMillis);
-      if (!renewal) {
-        current =
+      long startAfter =
+          Math.max(Math.max(grant.startAfterMillis(), startAfterMillis), takenOverAfter);
+      if (!renewal || takenOverAfter != Long.MIN_VALUE) {
+        publish(
             new Binding(
-                grant, bits, -1, startAfter, "binding new node values " + grant.values(), realTime);
+                grant,
+                bits,
+                -1,
+                startAfter,
+                "binding new node values " + grant.values(),
+                realTime));
         generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
       }
-      current =
+      publish(
           new Binding(
-              grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem, realTime);
+              grant, bits, problem == null ? limitTick(grant) : -1, startAfter, problem, realTime));
+    }
+  }
+
+  /**
+   * Puts {@code next} in force, under the lock; a binding of a grant whose values were taken
+   * ({@link #valuesTaken}, which takes no lock) goes in fenced.
+   */
+  private void publish(Binding next) {
+    for (; ; ) {
+      Binding b = current;
+      Binding n =
+          next.fencedReason == null && isTaken(next.grant)
+              ? new Binding(
+                  next.grant, next.nodeBits, -1, next.startAfterMillis, takenReason, realTime)
+              : next;
+      if (CURRENT.compareAndSet(this, b, n)) {
+        return;
+      }
     }
   }
 
@@ -243,13 +299,17 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       return e.getMessage();
     }
     claim.set(c, packed, namespace);
+    takenOverAfter = c.startAfterMillis();
     return null;
   }
 
   @Override
   public boolean holdsItsValues() {
     Binding b = current;
-    if (b == null || b.fencedReason != null) {
+    if (b == null || binding) {
+      return true; // being built, or binding a grant: it has just claimed the values
+    }
+    if (b.fencedReason != null) {
       return false;
     }
     long until = b.grant.validUntilMillis();
@@ -258,19 +318,20 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
 
   /**
    * Another generator took the values this one claimed, once its deadline had passed: fences the
-   * binding of those values for good, with the time of the takeover. Without it, a clock stepped
-   * back before the deadline would let this generator issue beside the new holder. A new
-   * acquisition binds as usual (it moves the position past the registry's high-water mark).
+   * binding of those values for good, with the time of the takeover, and returns the last time it
+   * issued, past which the new holder starts. Without it, a clock stepped back before the deadline
+   * would let this generator issue beside the new holder. A new acquisition binds as usual (it
+   * moves the position past the registry's high-water mark). Takes no lock: the new holder calls it
+   * while it holds its own.
    */
   @Override
-  public void valuesTaken(long packed, String source) {
-    synchronized (lock) {
+  public long valuesTaken(long packed, String source) {
+    for (; ; ) {
       Binding b = current;
       if (closed || b == null || layout.packNode(b.grant.values()) != packed) {
-        return; // it has bound other values since
+        return lastIssuedMillis(); // it has bound other values since, or was closed
       }
-      taken = b.grant;
-      takenReason =
+      String reason =
           "node values "
               + b.grant.values()
               + " were taken by another generator of this JVM ("
@@ -278,9 +339,13 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
               + ") after the lease from "
               + b.grant.source()
               + " passed its deadline; close this generator and build another";
-      current =
-          new Binding(
-              b.grant, b.nodeBits, -1, b.startAfterMillis, takenReason, time.millis(), realTime);
+      taken = b.grant; // before the fence: a publish that misses the fence sees it
+      takenReason = reason;
+      Binding fenced =
+          new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, time.millis(), realTime);
+      if (CURRENT.compareAndSet(this, b, fenced)) {
+        return lastIssuedMillis(); // fenced: nothing is issued after it that this misses
+      }
     }
   }
 
@@ -363,9 +428,10 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                     + " (it stepped back)"
                 : "");
     synchronized (lock) {
-      if (current == b) {
-        current = new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, since, realTime);
-      }
+      CURRENT.compareAndSet(
+          this,
+          b,
+          new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, since, realTime));
     }
     return new LeaseLostException(b.grant.values(), Instant.ofEpochMilli(since), reason);
   }
@@ -461,7 +527,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                   || (node.lease() != null && !node.lease().status().held()));
       if (!closed && current != null && !endedBefore) {
         Binding b = current;
-        current =
+        publish(
             new Binding(
                 b.grant,
                 b.nodeBits,
@@ -473,7 +539,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                         + " released"
                     : "the generator was closed",
                 time.millis(),
-                realTime);
+                realTime));
       }
       closed = true;
       claim.set(null, 0, null);

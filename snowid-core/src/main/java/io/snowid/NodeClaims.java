@@ -40,15 +40,26 @@ final class NodeClaims {
 
     /**
      * Its claim on {@code packed} was dropped for a generator from {@code source}: it must never
-     * issue under the values of that grant again, whatever its clock reads later.
+     * issue under the values of that grant again, whatever its clock reads later. Takes no lock.
+     *
+     * @return the last time it issued or reserved, past which the new holder starts
      */
-    void valuesTaken(long packed, String source);
+    long valuesTaken(long packed, String source);
   }
 
   private NodeClaims() {}
 
-  /** A claim held; {@link #release} gives it up. */
-  record Claim(String key, String value) {}
+  /**
+   * A claim held; {@link #release} gives it up.
+   *
+   * @param startAfterMillis the last time a generator whose lapsed claim this one replaced issued,
+   *     past which the new holder starts; {@link Long#MIN_VALUE} if none
+   */
+  record Claim(String key, String value, long startAfterMillis) {
+    Claim(String key, String value) {
+      this(key, value, Long.MIN_VALUE);
+    }
+  }
 
   /**
    * Claims {@code packed} of {@code space} in {@code namespace} (null: every namespace) for a
@@ -102,10 +113,13 @@ final class NodeClaims {
       p.put(key, value);
       OWNERS.put(value, new WeakReference<>(owner));
     }
-    // Before the new holder issues, and outside the monitor (an owner takes its own lock, and it
-    // claims under that lock): a lapsed holder whose clock steps back must not issue again.
-    lapsed.forEach(o -> o.valuesTaken(packed, source));
-    return new Claim(key, value);
+    // Before the new holder issues: a lapsed holder whose clock steps back must not issue again,
+    // and the new holder starts past what it issued (its own clock may read earlier).
+    long after = Long.MIN_VALUE;
+    for (Owner o : lapsed) {
+      after = Math.max(after, o.valuesTaken(packed, source));
+    }
+    return new Claim(key, value, after);
   }
 
   /** Whether the claim is still in force (not dropped as stale by another generator). */
