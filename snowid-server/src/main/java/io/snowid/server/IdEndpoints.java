@@ -95,7 +95,7 @@ final class IdEndpoints {
         exchange,
         429,
         "too many IDs reserved ahead: the requests waiting for theirs hold "
-            + reservedAhead.reserved()
+            + reservedAhead.taken()
             + " of the "
             + reservedAhead.cap()
             + " this server allows ("
@@ -111,7 +111,7 @@ final class IdEndpoints {
         exchange,
         429,
         "too many IDs not yet read by their clients: "
-            + unsent.bytes()
+            + unsent.taken()
             + " bytes of responses wait to be sent, of the "
             + unsent.cap()
             + " this server allows; retry shortly",

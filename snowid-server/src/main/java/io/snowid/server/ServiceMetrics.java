@@ -148,7 +148,7 @@ final class ServiceMetrics implements AutoCloseable {
 
   /** The cap on IDs reserved ahead, and the connection limit and header timeout at work. */
   void bindLimits(ReservedAhead reservedAhead, Unsent unsent, ConnectionGuard guard) {
-    Gauge.builder("snowid.http.reserved.ahead", reservedAhead, ReservedAhead::reserved)
+    Gauge.builder("snowid.http.reserved.ahead", reservedAhead, ReservedAhead::taken)
         .description(
             "IDs reserved by requests still waiting for their time (0 when none waits); a request"
                 + " that would take it past snowid_http_reserved_ahead_max gets 429")
@@ -156,7 +156,7 @@ final class ServiceMetrics implements AutoCloseable {
     Gauge.builder("snowid.http.reserved.ahead.max", reservedAhead, ReservedAhead::cap)
         .description("The most IDs the waiting requests may reserve together")
         .register(registry);
-    Gauge.builder("snowid.http.unsent.bytes", unsent, Unsent::bytes)
+    Gauge.builder("snowid.http.unsent.bytes", unsent, Unsent::taken)
         .description(
             "Bytes of /ids responses not yet written to their clients; a batch that would take it"
                 + " past snowid_http_unsent_bytes_max gets 429")

@@ -25,11 +25,11 @@ class ReservedAheadTest {
     assertThat(r.tryTake(4000)).isTrue();
     assertThat(r.tryTake(96)).isTrue();
     assertThat(r.tryTake(1)).isFalse();
-    assertThat(r.reserved()).isEqualTo(4096);
+    assertThat(r.taken()).isEqualTo(4096);
 
     r.give(4000);
     assertThat(r.tryTake(1)).isTrue();
-    assertThat(r.reserved()).isEqualTo(97);
+    assertThat(r.taken()).isEqualTo(97);
   }
 
   @Test
