@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replaced under them (issue 9 item 1: rm -rf of the directory under a running holder let a
  * newcomer take its worker, 14.7M duplicates). No ID may appear twice.
  */
+@Tag("integration")
 class LeaseDirectoryTamperTest {
   @TempDir Path dir;
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * what else runs on the host, only that they differ is asserted.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("integration")
 class MixedConfigurationsProcessTest {
   /** IDs per process: 5 million per pair. */
   private static final long COUNT = 2_500_000;

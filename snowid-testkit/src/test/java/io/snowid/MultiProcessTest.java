@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with SIGKILL and restarted. No ID may appear twice, and the restarted process, which gets the
  * dead one's worker id back, starts after everything the dead one issued.
  */
+@Tag("integration")
 class MultiProcessTest {
   @TempDir Path dir;
   private final List<Process> started = new ArrayList<>();

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * environment variables Kubernetes sets). The branches themselves are tested on a made-up host in
  * snowid-core (LocalLeasePlanTest, NodeIdChainTest); these show that the real host is read.
  */
+@Tag("integration")
 class NodeEnvironmentProcessTest {
   @TempDir Path tmp;
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * java.io.tmpdir} of both is a folder like /tmp (sticky, writable by all), so both use the default
  * lease directory there, as processes of two users on one host use /tmp/snowid-leases.
  */
+@Tag("integration")
 class SeveralUsersTest {
   private static String user;
   private static int uid;

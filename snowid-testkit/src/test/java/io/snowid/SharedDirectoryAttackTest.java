@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * file while the victim issues under a long lease. A newcomer of the victim's user with a short
  * lease time then takes the same node id: it must not issue one ID the victim issued.
  */
+@Tag("integration")
 class SharedDirectoryAttackTest {
   private static final List<String> USERS = new ArrayList<>();
   private static final List<Integer> UIDS = new ArrayList<>();

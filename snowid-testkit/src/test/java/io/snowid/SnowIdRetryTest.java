@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * generator. {@code SnowId} is process-wide, so each scenario runs {@link SnowIdRetryMain} in a
  * child JVM.
  */
+@Tag("integration")
 class SnowIdRetryTest {
   @TempDir Path dir;
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The docs test fails for each kind of bad example, naming its file and line, and lists every
  * failure, not only the first (on made-up Markdown files).
  */
+@Tag("integration")
 class DocExamplesHarnessTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as does a shell block in which nothing runs and a marker that cannot be read. Every failure is
  * listed with its file and line.
  */
+@Tag("integration")
 class DocExamplesTest {
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
   static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * MariaDB drivers, so a database URL with snowid's options in its query works as written (here on
  * the shared servers, in a table of the test's own that the URL lets snowid create).
  */
+@Tag("integration")
 class GenerateJdbcTest {
   private static final List<String> DATABASES =
       List.of(

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a copy of the repository's layout whose {@code ./mvnw} is a stand-in that prints what Maven
  * prints, so nothing is downloaded or compiled here.
  */
+@Tag("integration")
 class LauncherScriptTest {
   private static final Path REPO = Path.of("").toAbsolutePath().getParent();
 

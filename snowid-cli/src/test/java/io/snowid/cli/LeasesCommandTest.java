@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ class LeasesCommandTest {
 
   @TempDir Path dir;
 
+  @Tag("integration")
   @Test
   void leases_liveHolderThenKilled_listsItAndReleasesItsIdOnlyOnceItIsGone() throws Exception {
     String node = "file:" + dir.resolve("leases") + "?namespace=ops";

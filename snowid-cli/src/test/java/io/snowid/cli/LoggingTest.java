@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * One logging stack in the command: a WARN of the core (which logs through System.Logger) comes out
  * once, through SLF4J and the command's one configuration, formatted like the server's own lines.
  */
+@Tag("integration")
 class LoggingTest {
   /** slf4j-simple as simplelogger.properties configures it: time, level, short name, message. */
   private static final String LINE =

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the option meant), before any lease is taken or anything written. Before, a misspelt option of a
  * jdbc: URI went to the driver and the process issued IDs in the default namespace.
  */
+@Tag("integration")
 class NodeOptionTypoTest {
   private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   private static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/test?user=root";

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ class OutputFailureTest {
 
   private record Finished(int exit, String stderr) {}
 
+  @Tag("integration")
   @Test
   void generate_toDevFull_exits1WithOneLine() throws Exception {
     assumeThat(new File("/dev/full")).exists();
@@ -63,6 +65,7 @@ class OutputFailureTest {
         .endsWith("the output is incomplete");
   }
 
+  @Tag("integration")
   @Test
   void generate_stdoutClosed_exits1WithOneLine() throws Exception {
     Finished r = run(">&-", "generate", "-n", "5", "--node", "static:worker=1,datacenter=1");
@@ -74,6 +77,7 @@ class OutputFailureTest {
         .startsWith("snowid: cannot write to standard output");
   }
 
+  @Tag("integration")
   @Test
   void layout_toDevFull_exits1() throws Exception {
     assumeThat(new File("/dev/full")).exists();

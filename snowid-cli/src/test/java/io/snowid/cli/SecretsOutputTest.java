@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * form: MariaDB's {@code address=(…)(password=…)} (the shared server ignores a password there), a
  * userinfo with unencoded characters, a query password.
  */
+@Tag("integration")
 class SecretsOutputTest {
   private static final String SECRET = "S3cr3tQ";
 

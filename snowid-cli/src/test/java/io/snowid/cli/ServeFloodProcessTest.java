@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (EMFILE), and the failures are logged in one line per 10 s with a count, not one stack trace per
  * connection; once the flood ends the service answers again.
  */
+@Tag("integration")
 class ServeFloodProcessTest {
   private static final Pattern SERVING = Pattern.compile("snowid serving on (http://\\S+)");
   private static final int OPEN_FILES = 320;

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -35,6 +36,7 @@ class ServeOperationsProcessTest {
 
   @TempDir Path dir;
 
+  @Tag("integration")
   @Test
   void serve_emptyTokenInTheEnvironment_exits2WithOneLineBeforeServing() throws Exception {
     Path err = dir.resolve("stderr.txt");
@@ -80,6 +82,7 @@ class ServeOperationsProcessTest {
         .startsWith("snowid: token = (blank)");
   }
 
+  @Tag("integration")
   @Test
   void serve_withAndWithoutToken_logsWhetherAuthIsOn() throws Exception {
     String with;
@@ -102,6 +105,7 @@ class ServeOperationsProcessTest {
    * A client that pipelines requests for large batches and never reads them: the stop cannot finish
    * them, Jetty's shutdown fails the blocked response, and the exit code says so (it was 0).
    */
+  @Tag("integration")
   @Test
   void serve_sigtermWithASlowReaderCutOff_exits1() throws Exception {
     try (ServeProcess serve = ServeProcess.start(dir, "--node", NODE, "--stop-timeout", "2");

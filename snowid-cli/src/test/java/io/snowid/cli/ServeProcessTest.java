@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code snowid serve} as its own process: its one shutdown hook stops the server, then the
  * generator, which releases the node lease, on SIGTERM; requests in flight finish first.
  */
+@Tag("integration")
 class ServeProcessTest {
   /** Four IDs per millisecond: a batch of 12,000 takes three seconds of clock time to issue. */
   private static final String SLOW_LAYOUT =

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * empty. Both stop issuing before their leases could expire, {@code /health} says why with a 503,
  * both resume once Redis is back, and no ID is served twice over the whole run.
  */
+@Tag("integration")
 class ServeRedisOutageTest {
   private static final long TTL = 2_000;
   private static final Duration WITHIN = Duration.ofMinutes(1);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ class SystemdUnitTest {
   private static final Path UNIT =
       Path.of("").toAbsolutePath().getParent().resolve("docs/snowid.service");
 
+  @Tag("integration")
   @Test
   void unit_passesSystemdAnalyzeVerifyWithoutAWarning() throws Exception {
     Process p;

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -202,6 +203,7 @@ class HostClaimsTest {
   }
 
   /** Another user's claim, locked by a live process: the id is that process's. */
+  @Tag("integration")
   @Test
   void acquire_anotherUsersHeldClaim_isTaken() throws IOException {
     assumeRoot();
@@ -219,6 +221,7 @@ class HostClaimsTest {
    * A file named for another user that this user (root) owns is a fake: held by a live process or
    * not, it says nothing, and the id stays free.
    */
+  @Tag("integration")
   @Test
   void acquire_claimFileNotOwnedByTheUserItNames_ignored() throws IOException {
     assumeRoot();

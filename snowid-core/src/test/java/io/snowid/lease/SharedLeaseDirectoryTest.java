@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -337,6 +338,7 @@ class SharedLeaseDirectoryTest {
    * Review of issue 11, finding 5: another user planted a shared longest-ttl file and holds a lock
    * on it from a real process; this user neither waits for it nor trusts it.
    */
+  @Tag("integration")
   @Test
   void acquire_plantedLongestTtlLockedByAnotherProcess_doesNotHang() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));

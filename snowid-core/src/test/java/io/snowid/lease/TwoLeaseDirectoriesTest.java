@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -145,6 +146,7 @@ class TwoLeaseDirectoriesTest {
    * processes that both hold their leases and have issued their first ID before either takes the
    * rest.
    */
+  @Tag("integration")
   @Test
   void twoProcesses_twoDirectoriesBothHeld_differentNodeValuesNoSharedIds() throws Exception {
     Path outA = dir.resolve("a.ids");

@@ -22,9 +22,8 @@ import org.hibernate.SessionFactory;
 import org.hibernate.resource.beans.container.spi.BeanContainer;
 import org.hibernate.resource.beans.container.spi.ContainedBean;
 import org.hibernate.resource.beans.spi.BeanInstanceProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link SnowflakeId} with plain Hibernate on the real PostgreSQL and on H2: entities saved from
@@ -35,9 +34,19 @@ class SnowflakeIdTest {
   private static final int THREADS = 8;
   private static final int PER_THREAD = 150;
 
-  @ParameterizedTest
-  @ValueSource(strings = {Databases.POSTGRES, "jdbc:h2:mem:snowid_hib;DB_CLOSE_DELAY=-1"})
-  void persist_manyThreads_uniqueAndIncreasingPerThread(String url) throws Exception {
+  @Test
+  void persist_manyThreadsOnH2_uniqueAndIncreasingPerThread() throws Exception {
+    persistFromManyThreads("jdbc:h2:mem:snowid_hib;DB_CLOSE_DELAY=-1");
+  }
+
+  /** The same on PostgreSQL, a server: the integration tier's. */
+  @Tag("integration")
+  @Test
+  void persist_manyThreadsOnPostgres_uniqueAndIncreasingPerThread() throws Exception {
+    persistFromManyThreads(Databases.POSTGRES);
+  }
+
+  private void persistFromManyThreads(String url) throws Exception {
     try (SessionFactory db =
         Databases.open(
             url, null, Entities.Order.class, Entities.Line.class, Entities.Coupon.class)) {

@@ -25,7 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JDBC coordinator on each database (the shared PostgreSQL and MariaDB, an embedded H2), each
@@ -83,7 +83,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_1023Of1024Held_asFewStatementsAsInAnEmptyNamespace(TestDatabase database)
       throws SQLException {
     JdbcLeaseCoordinator c = open(database, false);
@@ -134,7 +134,7 @@ class JdbcLeaseCoordinatorTest {
 
   /** Ids 0, 1 and 3 held: a newcomer takes 2, the lowest without a row; then 4. */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_idsWithAGap_takesTheLowestIdWithoutARow(TestDatabase database) {
     JdbcLeaseCoordinator c = open(database, false);
     for (int i = 0; i < 4; i++) {
@@ -157,7 +157,7 @@ class JdbcLeaseCoordinatorTest {
    * unmasked one.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_fixedBitsAtTheTopOfBigint_exactIdsInAsFewStatements(TestDatabase database) {
     long size = 1L << 62;
     long low = (1L << 61) - 1; // every bit but the top one fixed to 1: 2^61 - 1 and 2^62 - 1
@@ -184,7 +184,7 @@ class JdbcLeaseCoordinatorTest {
    * the last row.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_lowBitsFixed_onlyAllowedRowsAndGapsCount(TestDatabase database) {
     JdbcLeaseCoordinator c = open(database, false);
     for (long id : new long[] {0, 1, 2, 4, 6, 9}) {
@@ -210,7 +210,7 @@ class JdbcLeaseCoordinatorTest {
    * then fail.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_randomMasksAndRows_takesTheFreeAllowedIdsInOrder(TestDatabase database) {
     JdbcLeaseCoordinator c = open(database, false);
     Random random = new Random(20_261_127L);
@@ -248,7 +248,7 @@ class JdbcLeaseCoordinatorTest {
    * its own, none is retried more than the namespace's first row costs (no deadlock, no storm).
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_sixteenAtOnceInANamespaceOfSixteen_distinctIdsWithoutRetries(TestDatabase database)
       throws InterruptedException {
     open(database, false);
@@ -300,7 +300,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void renew_expiredButNobodyTookIt_keepsTheLease(TestDatabase database) throws Exception {
     JdbcLeaseCoordinator c = open(database, false);
     Lease l = c.acquire(request(4, "slow", 300));
@@ -314,7 +314,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void renew_expiredAndTakenByAnother_leaseTakenNamingTheNewHolder(TestDatabase database)
       throws Exception {
     Lease l = open(database, false).acquire(request(1, "slow", 300));
@@ -329,7 +329,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void release_leavesNoHolderOnlyTheInstanceAndWhatWasIssued(TestDatabase database)
       throws SQLException {
     JdbcLeaseCoordinator c = open(database, false);
@@ -362,7 +362,7 @@ class JdbcLeaseCoordinatorTest {
    * that opening the table wrote; the wait is the same for every id.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_firstHoldersOfANewTable_waitOneLeaseTimeFromItsStart(TestDatabase database)
       throws SQLException {
     JdbcLeaseCoordinator c = open(database, true);
@@ -376,7 +376,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_newNamespaceOfATableInService_doesNotWait(TestDatabase database) {
     Lease l = open(database, false).acquire(request(4, "a", 2_000));
     assertThat(l.highWaterMillis()).isLessThan(l.coordinatorNowMillis());
@@ -388,7 +388,7 @@ class JdbcLeaseCoordinatorTest {
    * row written again, after everything the old holder may have issued.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_tableLostItsRowsUnderAHolder_nextHolderStartsAfterAllTheOldOneMayIssue(
       TestDatabase database) throws SQLException {
     JdbcLeaseCoordinator c = open(database, false);
@@ -409,7 +409,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void listRows_heldExpiredAndReleased_judgedByTheDatabaseClock(TestDatabase database)
       throws Exception {
     JdbcLeaseCoordinator c = open(database, false);
@@ -443,7 +443,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void releaseAbandonedRow_liveHolder_refusedNamingHolderAndExpiry(TestDatabase database) {
     JdbcLeaseCoordinator c = open(database, false);
     Lease held = c.acquire(request(4, "alive", 60_000));
@@ -460,7 +460,7 @@ class JdbcLeaseCoordinatorTest {
    * and its next holder still starts after the dead one's high-water mark.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void releaseAbandonedRow_expired_freesTheIdKeepingItsHighWaterMark(TestDatabase database)
       throws Exception {
     JdbcLeaseCoordinator c = open(database, false);
@@ -482,7 +482,7 @@ class JdbcLeaseCoordinatorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void releaseAbandonedRow_noSuchId_changesNothing(TestDatabase database) {
     JdbcLeaseCoordinator c = open(database, false);
     c.releaseAbandonedRow("ns", 5);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stop issuing before their leases could expire, say why, resume once the database is back, and no
  * ID appears twice.
  */
+@Tag("integration")
 class JdbcLeaseOutageTest {
   private static final Layout LAYOUT = Layout.twitter();
   private static final long TTL = 2_000;

@@ -24,9 +24,11 @@ import java.util.List;
 import java.util.Map;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JDBC provider: URIs as users write them, credentials, the table's creation and checks, and
@@ -41,7 +43,7 @@ class JdbcLeaseProviderTest {
     for (int i = opened.size() - 1; i >= 0; i--) {
       opened.get(i).close();
     }
-    for (TestDatabase db : TestDatabase.values()) {
+    for (TestDatabase db : TestDatabase.inThisRun()) {
       db.drop(table);
     }
   }
@@ -60,6 +62,7 @@ class JdbcLeaseProviderTest {
   }
 
   /** The README's URL, as written (with a table of this test's own, created on first use). */
+  @Tag("integration")
   @ParameterizedTest
   @EnumSource(
       value = TestDatabase.class,
@@ -123,6 +126,7 @@ class JdbcLeaseProviderTest {
         .hasMessageEndingWith("; did you mean namespace?");
   }
 
+  @Tag("integration")
   @Test
   void open_wrongPassword_failsWithoutShowingIt() {
     assertThatThrownBy(
@@ -163,6 +167,7 @@ class JdbcLeaseProviderTest {
   }
 
   /** jdbc:mysql: is the MariaDB driver's only with its permitMysqlScheme parameter. */
+  @Tag("integration")
   @Test
   void open_mysqlSchemeWithoutADriverForIt_namesTheFix() {
     assertThatThrownBy(() -> LeaseCoordinators.open("jdbc:mysql://127.0.0.1:3306/test?user=root"))
@@ -178,7 +183,7 @@ class JdbcLeaseProviderTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void open_tableMissing_leaseTableExceptionWithTheDdlToRun(TestDatabase db) {
     assertThatThrownBy(() -> LeaseCoordinators.open(db.uri(table, "")))
         .isInstanceOfSatisfying(
@@ -196,7 +201,7 @@ class JdbcLeaseProviderTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void open_createTrue_createsTheTableWithItsEpochRow(TestDatabase db) throws Exception {
     LeaseCoordinators.open(db.uri(table, "&create=true")).close();
     LeaseCoordinators.open(db.uri(table, "")).close(); // it exists now
@@ -213,7 +218,7 @@ class JdbcLeaseProviderTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void open_tableOfAnotherKind_refusedNamingTheTable(TestDatabase db) {
     db.execute("CREATE TABLE " + table + " (namespace VARCHAR(10), node_id BIGINT)");
     assertThatThrownBy(() -> LeaseCoordinators.open(db.uri(table, "&create=true")))
@@ -222,6 +227,7 @@ class JdbcLeaseProviderTest {
         .hasMessageContaining("is not snowid's lease table");
   }
 
+  @Tag("integration")
   @Test
   void open_mariaDbTableWithoutTransactions_refused() {
     TestDatabase db = TestDatabase.MARIADB;
@@ -236,6 +242,7 @@ class JdbcLeaseProviderTest {
    * An application's pool: the coordinator leases through it, reads the database from it, and
    * leaves it open when closed.
    */
+  @Tag("integration")
   @ParameterizedTest
   @EnumSource(
       value = TestDatabase.class,

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * refused before it writes anything.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("integration")
 class JdbcMixedConfigurationsProcessTest {
   /** IDs per process: 5 million per pair. */
   private static final long COUNT = 2_500_000;

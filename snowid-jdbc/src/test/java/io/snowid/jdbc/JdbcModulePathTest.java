@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * provides}) and through {@link JdbcLeaseProvider#open(javax.sql.DataSource, String)}; the H2
  * driver is an automatic module found by {@code java.sql}'s own service lookup.
  */
+@Tag("integration")
 class JdbcModulePathTest {
   @TempDir Path tmp;
 

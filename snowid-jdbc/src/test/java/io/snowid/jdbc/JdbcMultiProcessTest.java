@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * each database (H2 as a server in this JVM, since an embedded one belongs to one process): each
  * gets node values of its own, and no ID appears twice.
  */
+@Tag("integration")
 class JdbcMultiProcessTest {
   private static final int JVMS = 8;
   @TempDir Path dir;

@@ -25,9 +25,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -64,7 +65,7 @@ class JdbcReviewRegressionTest {
    * under a lease the database had let expire.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void renewAndRelease_dataSourceWithAutocommitOff_areCommitted(TestDatabase database)
       throws SQLException {
     db = database;
@@ -142,6 +143,7 @@ class JdbcReviewRegressionTest {
    * namespace's row took their snapshot before the lock was granted, and 15 of 16 simultaneous
    * acquisitions failed on the winner's row.
    */
+  @Tag("integration")
   @ParameterizedTest
   @ValueSource(strings = {"repeatable%5C%20read", "serializable"})
   void acquire_sixteenAtOnceOnPostgresStricterIsolation_allGetDistinctIds(String level)
@@ -198,7 +200,7 @@ class JdbcReviewRegressionTest {
    * fails when the rule changes; the docs must change with it.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void acquire_truncatedUnderALongerTtlHolder_waitsOnlyItsOwnTtl_documentedLimit(
       TestDatabase database) throws SQLException {
     db = database;
@@ -226,6 +228,7 @@ class JdbcReviewRegressionTest {
    * MariaDB's driver reads its URL literally: a password that works with the driver alone ({@code
    * a+b%41c}) failed through snowid. Driver parameters now reach the driver as written.
    */
+  @Tag("integration")
   @Test
   void open_mariaDbPasswordWithPercentAndPlus_reachesTheDriverAsWritten() {
     db = TestDatabase.MARIADB;
@@ -256,7 +259,7 @@ class JdbcReviewRegressionTest {
    * taken", though the lease had not expired.
    */
   @ParameterizedTest
-  @EnumSource(TestDatabase.class)
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void renew_rowDeletedAndTakenWhileLive_messageDoesNotClaimItExpired(TestDatabase database) {
     db = database;
     database.createInService(table);

@@ -7,6 +7,7 @@ import io.snowid.InvalidSettingException;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinators;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ class JdbcSecretsTest {
   private final String table =
       "snowid_sec_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
+  @Tag("integration")
   @Test
   void leaseTableException_addressForm_namesTheDatabaseWithoutThePassword() {
     String uri =
@@ -37,6 +39,7 @@ class JdbcSecretsTest {
     assertThat(((LeaseTableException) t).database()).doesNotContain(SECRET);
   }
 
+  @Tag("integration")
   @Test
   void describe_addressForm_withoutThePassword() {
     String uri =

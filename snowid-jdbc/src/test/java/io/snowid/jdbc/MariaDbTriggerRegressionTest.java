@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the database's clock and fenced at every renewal. Each test has a lease table and an audit table
  * of its own, dropped afterwards (the triggers go with the lease table).
  */
+@Tag("integration")
 class MariaDbTriggerRegressionTest {
   private static final TestDatabase DB = TestDatabase.MARIADB;
 

@@ -5,12 +5,14 @@ import io.snowid.lease.LeaseCoordinators;
 import io.snowid.testkit.LeaseCoordinatorContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The JDBC backend passes the contract every coordinator passes, on the real PostgreSQL at
  * 127.0.0.1:5432, opened by URI through {@link java.util.ServiceLoader}. The class has a lease
  * table of its own (each test a namespace of its own), put in service first and dropped afterwards.
  */
+@Tag("integration")
 class PostgresLeaseCoordinatorTest extends LeaseCoordinatorContract {
   private static final TestDatabase DB = TestDatabase.POSTGRESQL;
   private static final String TABLE = TestDatabase.uniqueTable();

@@ -4,12 +4,16 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The databases of the tests: the shared PostgreSQL (127.0.0.1:5432, database {@code test}) and
  * MariaDB (127.0.0.1:3306, database {@code test}), never stopped, and an embedded H2 in this JVM.
- * Every test works in a table of its own ({@link #uniqueTable()}) and drops it afterwards.
+ * Every test works in a table of its own ({@link #uniqueTable()}) and drops it afterwards. A test
+ * over several databases takes them from {@link #inThisRun()}: the fast tier runs it on H2 alone,
+ * the integration tier on all three.
  */
 enum TestDatabase {
   POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test?user=postgres"),
@@ -35,6 +39,22 @@ enum TestDatabase {
   /** The DDL of a lease table, as shipped for this database. */
   String ddl(String table) {
     return Dialect.ofUrl(url).ddl(table);
+  }
+
+  /**
+   * The databases of this run, the method source of tests over several: H2 alone in the fast tier
+   * ({@code ./mvnw verify}, whose surefire excludes the tag {@code integration} and passes that on
+   * as {@code snowid.test.excludedGroups}), since PostgreSQL and MariaDB are servers, the
+   * integration tier's; all three with {@code -Pit} and outside Maven.
+   */
+  static List<TestDatabase> inThisRun() {
+    String excluded = System.getProperty("snowid.test.excludedGroups", "");
+    return excluded.contains("integration") ? List.of(H2) : List.of(values());
+  }
+
+  /** Whether a row of arguments is for a database of this run (its first argument). */
+  static boolean rowInThisRun(Arguments row) {
+    return inThisRun().contains((TestDatabase) row.get()[0]);
   }
 
   static String uniqueTable() {

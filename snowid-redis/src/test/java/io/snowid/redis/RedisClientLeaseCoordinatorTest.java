@@ -9,6 +9,7 @@ import io.snowid.testkit.LeaseCoordinatorContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The coordinator on an application's own Lettuce client ({@link RedisLeaseProvider#open(
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
  * 127.0.0.1:6379 with a key prefix of its own. All coordinators share one client, as the beans of
  * an application do; a "crash" closes one coordinator's connection, never the client.
  */
+@Tag("integration")
 class RedisClientLeaseCoordinatorTest extends LeaseCoordinatorContract {
   private static final String PREFIX = TestRedis.uniquePrefix();
   private static RedisClient client;

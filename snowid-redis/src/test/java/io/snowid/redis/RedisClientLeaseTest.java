@@ -17,9 +17,11 @@ import io.snowid.node.NodeLease;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link RedisLeaseProvider#open(RedisClient, String)}: what it does with the caller's client. */
+@Tag("integration")
 class RedisClientLeaseTest {
   private final String prefix = TestRedis.uniquePrefix();
   private RedisClient client;

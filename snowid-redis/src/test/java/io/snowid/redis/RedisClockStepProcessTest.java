@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fenced for skew while ahead, and issues again once its time source has slewed back to within the
  * allowed skew (RELIABILITY.md, finding 4).
  */
+@Tag("integration")
 class RedisClockStepProcessTest {
   private static final Path LIBFAKETIME = Libfaketime.LIBRARY;
   private static final long STEP_MILLIS = 2_500; // a slew of 15 s: the build pays for it

@@ -11,6 +11,7 @@ import io.snowid.lease.LeaseCoordinators;
 import io.snowid.node.NodeLease;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * nothing twice; a misspelt one is named with the option it misspells. Found before Redis is
  * written: no key of the prefix appears.
  */
+@Tag("integration")
 class RedisExactOptionsTest {
   private final String uri = TestRedis.shared().uri() + "?prefix=" + TestRedis.uniquePrefix();
 

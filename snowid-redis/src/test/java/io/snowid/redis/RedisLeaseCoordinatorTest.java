@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * lease time (it cannot tell a new registry from one that lost its data), which {@code
  * RedisLeaseRecoveryTest} covers; the contract is about a registry in service.
  */
+@Tag("integration")
 class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
   private static final String URI =
       TestRedis.shared().uri() + "?prefix=" + TestRedis.uniquePrefix();

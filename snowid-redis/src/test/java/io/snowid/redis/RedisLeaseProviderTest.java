@@ -16,9 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The Redis provider and coordinator on the shared server: URIs, secrets, keys, round trips. */
+@Tag("integration")
 class RedisLeaseProviderTest {
   private final String prefix = TestRedis.uniquePrefix();
   private final String uri = TestRedis.shared().uri() + "?prefix=" + prefix;

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Redis going away, on private {@code redis-server}s that the tests stop and start (without
  * persistence, so a restart comes back empty); the shared server is never touched.
  */
+@Tag("integration")
 class RedisLeaseRecoveryTest {
   private static final Layout LAYOUT = Layout.twitter();
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * writes anything.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("integration")
 class RedisMixedConfigurationsProcessTest {
   /** IDs per process: 5 million per pair. */
   private static final long COUNT = 2_500_000;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Eight JVMs lease node values from one namespace on the shared Redis and take IDs for a few
  * seconds: each gets node values of its own, and no ID appears twice.
  */
+@Tag("integration")
 class RedisMultiProcessTest {
   private static final int JVMS = 8;
   @TempDir Path dir;

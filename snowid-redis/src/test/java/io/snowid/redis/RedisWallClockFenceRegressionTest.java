@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stopped (SIGSTOP), so no renewal is confirmed again and the lease expires in Redis. A generator
  * fenced only by the times its IDs carry went on issuing for about the step after that expiry.
  */
+@Tag("integration")
 class RedisWallClockFenceRegressionTest {
   /*
    * Timing, all on the host's CLOCK_MONOTONIC (System.nanoTime() here and in the child, which

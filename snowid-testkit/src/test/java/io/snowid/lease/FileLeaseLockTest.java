@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * descriptor of a lease file drops them. Whatever other coordinators of the same JVM do with a held
  * id, another process must still find it held.
  */
+@Tag("integration")
 class FileLeaseLockTest {
   private static final Duration TTL = Duration.ofSeconds(3);
 

@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own (compiled by the test) provides a coordinator; a program on the module path opens it by URI,
  * and the built-in {@code file:} provider, through the service loader.
  */
+@Tag("integration")
 class ModulePathProviderTest {
   @TempDir Path tmp;
 

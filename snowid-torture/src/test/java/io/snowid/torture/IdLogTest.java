@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,6 +121,7 @@ class IdLogTest {
    * A writer JVM killed with SIGKILL while it writes as fast as it can: what was stored is whole, a
    * gapless prefix of what it wrote (no torn or damaged record).
    */
+  @Tag("integration")
   @Test
   void read_writerKilledBySigkill_readsAGaplessPrefix() throws Exception {
     Path file = dir.resolve("killed.ids");

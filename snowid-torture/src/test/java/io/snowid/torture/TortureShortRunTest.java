@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The harness end to end, briefly, in the build: four worker JVMs per coordinator (each with a
- * private registry: a lease directory, redis-server, PostgreSQL, MariaDB), one of each
- * configuration of the ID space, for 25 s under process faults (SIGKILL with replacement, SIGSTOP
- * past the lease), every ID checked. The long runs with every fault kind are bench/torture.sh's
- * (RELIABILITY.md).
+ * The harness end to end, briefly, in the build (its integration tier, -Pit): four worker JVMs per
+ * coordinator (each with a private registry: a lease directory, redis-server, PostgreSQL, MariaDB),
+ * one of each configuration of the ID space, for 25 s under process faults (SIGKILL with
+ * replacement, SIGSTOP past the lease), every ID checked. The long runs with every fault kind are
+ * bench/torture.sh's (RELIABILITY.md).
  */
+@Tag("integration")
 class TortureShortRunTest {
   /** The schedule's seed; -Dsnowid.seed=N replays another. */
   private static final long SEED = Long.getLong("snowid.seed", 20261123L);

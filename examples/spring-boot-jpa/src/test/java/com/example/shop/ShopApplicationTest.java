@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -30,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
       "snowid.node=datasource?table=example_test_leases&create=true",
       "snowid.lease.ttl=2s"
     })
+@Tag("integration")
 class ShopApplicationTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final JsonMapper JSON = JsonMapper.builder().build();

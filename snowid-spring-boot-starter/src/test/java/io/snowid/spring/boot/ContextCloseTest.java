@@ -7,6 +7,7 @@ import io.snowid.IdGenerator;
 import io.snowid.Snowflake;
 import io.snowid.lease.LeaseLostException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
  * The lease lives with the application context: acquired when it starts, released (on the real
  * Redis) when it closes, with no JVM shutdown hook of snowid's.
  */
+@Tag("integration")
 class ContextCloseTest {
   private final String prefix = TestRedis.uniquePrefix();
 

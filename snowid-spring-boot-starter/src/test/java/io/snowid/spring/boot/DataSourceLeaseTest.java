@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.WebApplicationType;
@@ -24,6 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * through its DataSource (snowid-jdbc), on the real PostgreSQL and on H2. Entities saved from many
  * threads; the lease row is held while the application runs and released when its context closes.
  */
+@Tag("integration")
 class DataSourceLeaseTest {
   private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
   private static final String TABLE = "snowid_boot_leases";

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -42,6 +43,7 @@ import tools.jackson.databind.JsonNode;
       "management.endpoint.health.show-details=always"
     })
 @DirtiesContext
+@Tag("integration")
 class PostgresRedisConnectionTest {
   private static final String PREFIX = TestRedis.uniquePrefix();
 

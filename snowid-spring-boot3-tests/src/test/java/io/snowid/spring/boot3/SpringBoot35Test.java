@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootVersion;
@@ -43,6 +44,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "management.endpoints.web.exposure.include=health,metrics",
       "management.endpoint.health.show-details=always"
     })
+@Tag("integration")
 class SpringBoot35Test {
   static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
