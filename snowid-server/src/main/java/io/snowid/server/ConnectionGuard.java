@@ -45,6 +45,7 @@ final class ConnectionGuard {
   private int alive; // accepted, endpoint not destroyed yet (guarded by this)
   private final LongAdder evicted = new LongAdder();
   private final LongAdder refused = new LongAdder();
+  private final LongAdder evictedWriting = new LongAdder();
   private final LongAdder headerTimeouts = new LongAdder();
 
   ConnectionGuard(int max, Duration headerTimeout) {
@@ -105,16 +106,25 @@ final class ConnectionGuard {
       refused.increment();
       endPoint.close(new EofException("connection limit reached, every connection busy"));
     } else if (victim != null) {
-      evicted.increment();
+      (victim.idle() ? evicted : evictedWriting).increment();
       victim.close(new EofException("connection limit reached: closed for a newer connection"));
     }
   }
 
-  /** The oldest connection with no request in progress, else {@code newest} itself. */
+  /**
+   * The oldest connection with no request in progress, else the oldest whose response is being
+   * written (a client that does not read its answers must not hold the last places), else {@code
+   * newest} itself.
+   */
   private GuardedEndPoint oldestIdle(GuardedEndPoint newest) {
     for (GuardedEndPoint e : open.values()) {
       if (e != newest && e.idle()) {
         return e;
+      }
+    }
+    for (GuardedEndPoint e : open.values()) {
+      if (e != newest && e.writing()) {
+        return e; // its client has its answer to read: a slow reader, or one that never reads
       }
     }
     return newest;
@@ -145,6 +155,11 @@ final class ConnectionGuard {
   }
 
   /** Connections counted against the limit: accepted and not yet destroyed. */
+  /** Connections whose response is being written. */
+  synchronized int writing() {
+    return (int) open.values().stream().filter(GuardedEndPoint::writing).count();
+  }
+
   synchronized int size() {
     return alive;
   }
@@ -156,6 +171,11 @@ final class ConnectionGuard {
   /** Connections closed to make room for a newer one. */
   long evicted() {
     return evicted.sum();
+  }
+
+  /** Connections closed to make room for a newer one while their response was being written. */
+  long evictedWriting() {
+    return evictedWriting.sum();
   }
 
   /** New connections closed at once because every connection had a request in progress. */

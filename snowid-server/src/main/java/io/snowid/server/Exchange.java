@@ -95,6 +95,7 @@ final class Exchange implements Callback {
     }
     if (endPoint != null) {
       endPoint.notIdle(); // the write starts a fresh idle period: no idle timeout mid-write
+      endPoint.responseWriting();
     }
     return true;
   }

@@ -26,6 +26,7 @@ final class GuardedEndPoint extends SocketChannelEndPoint {
   private final long acceptOrder;
   private volatile long headersSince = NONE; // System.nanoTime() of the first byte; NONE: none
   private volatile boolean busy; // a request taken and not yet complete
+  private volatile boolean writing; // and its response is being written
 
   GuardedEndPoint(
       SocketChannel channel,
@@ -76,12 +77,19 @@ final class GuardedEndPoint extends SocketChannelEndPoint {
   /** A request's headers are complete and the router took it. */
   void requestBegins() {
     busy = true;
+    writing = false;
     headersSince = NONE;
+  }
+
+  /** The request's response is being written: all that is left is for the client to read it. */
+  void responseWriting() {
+    writing = true;
   }
 
   /** The request's response completed or failed. */
   void requestEnds() {
     busy = false;
+    writing = false;
   }
 
   /** A request's headers were parsed and Jetty answers it itself (an error). */
@@ -92,6 +100,11 @@ final class GuardedEndPoint extends SocketChannelEndPoint {
   /** No request in progress: the guard may close it to make room. */
   boolean idle() {
     return !busy;
+  }
+
+  /** A request in progress whose response is being written. */
+  boolean writing() {
+    return busy && writing;
   }
 
   /** Whether a request's headers have been arriving for longer than {@code timeoutNanos}. */

@@ -172,6 +172,11 @@ final class ServiceMetrics implements AutoCloseable {
         .description(closed)
         .tag("reason", "limit-oldest-idle")
         .register(registry);
+    FunctionCounter.builder(
+            "snowid.http.connections.closed", guard, ConnectionGuard::evictedWriting)
+        .description(closed)
+        .tag("reason", "limit-oldest-writing")
+        .register(registry);
     FunctionCounter.builder("snowid.http.connections.closed", guard, ConnectionGuard::refused)
         .description(closed)
         .tag("reason", "limit-all-busy")

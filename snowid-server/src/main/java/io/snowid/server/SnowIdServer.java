@@ -232,6 +232,11 @@ public final class SnowIdServer implements AutoCloseable {
     return connector.guard().size();
   }
 
+  /** Connections whose response is being written (their clients have not read it yet). */
+  int writingConnections() {
+    return connector.guard().writing();
+  }
+
   /** The generator served. */
   public Snowflake generator() {
     return generator;

@@ -244,4 +244,49 @@ class ServerLimitsTest {
       server.stop();
     }
   }
+
+  /**
+   * Every place taken by a client that pipelines batches and reads none of its answers: a health
+   * check on a new connection is still served, the oldest of those connections closed for it.
+   */
+  @Test
+  void connectionLimit_everyConnectionWritingToAClientThatDoesNotRead_aHealthCheckGetsIn()
+      throws Exception {
+    SnowIdServer server =
+        SnowIdServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withStopTimeout(STOP)
+                .withNode("static:worker=24,datacenter=3")
+                .withIdleTimeout(Duration.ofMinutes(10)) // only the limit closes them
+                .withMaxConnections(4));
+    Http http = new Http(server);
+    List<Socket> readers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new java.net.InetSocketAddress(server.uri().getHost(), server.port()));
+        s.getOutputStream()
+            .write(
+                "GET /ids?count=100000 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .repeat(8)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+        readers.add(s);
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> server.writingConnections() == 4);
+
+      HttpResponse<String> health = http.get("health");
+
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(http.get("metrics").body())
+          .containsPattern(
+              "snowid_http_connections_closed_total\\{reason=\"limit-oldest-writing\"} [1-9]");
+    } finally {
+      for (Socket s : readers) {
+        s.close();
+      }
+      server.stop();
+    }
+  }
 }
