@@ -32,8 +32,16 @@ import java.util.regex.Pattern;
  *       case) in a query ({@code ?k=v&k=v}, a value ends at an {@code &} before the next key),
  *       after {@code ;} (H2, a value ends at a {@code ;} before the next key), in MariaDB's and
  *       MySQL's {@code address=(k=v)(k=v)} and {@code (k=v,k=v)} forms (a value ends at the {@code
- *       )} that closes it), or standing alone: replaced by {@code ***}.
+ *       )} that closes it; spaces around its {@code =} are the driver's to trim), or standing
+ *       alone: replaced by {@code ***}.
  * </ul>
+ *
+ * <p>The passwords of the URIs given to {@link #scrub(String, String...)} are masked wherever a
+ * message quotes them, and so are their pieces between {@code ( ) = , ; & / @ : # ?} of four
+ * characters or more (a driver that cannot parse a URI quotes the rest of it); one shorter than
+ * eight characters only as a word of its own, so that a short token does not mask every letter it
+ * shares with a message. The placeholder {@code redis://[user:password@]host} of help texts is no
+ * userinfo.
  */
 public final class Secrets {
   private static final String MASK = "***";
@@ -70,6 +78,22 @@ public final class Secrets {
   private static final Pattern KEYED_PORT =
       Pattern.compile("(?<=[(,])port=([0-9]{1,5})", Pattern.CASE_INSENSITIVE);
 
+  /**
+   * A secret shorter than this is masked only where it stands as a word of its own: masking every
+   * {@code a} of a message for a token {@code a} would mangle it and show where the token's
+   * characters occur.
+   */
+  private static final int WHOLE_WORD_BELOW = 8;
+
+  /** The characters a driver may split a password at when it quotes a piece of it. */
+  private static final Pattern SPLITS = Pattern.compile("[()=,;&/@:#?]");
+
+  /** Pieces of a password shorter than this are not masked alone. */
+  private static final int MIN_PIECE = 4;
+
+  /** The userinfo of the placeholder {@code redis://[user:password@]host}, in help texts. */
+  private static final String PLACEHOLDER = "[user:password@";
+
   private Secrets() {}
 
   /**
@@ -92,7 +116,12 @@ public final class Secrets {
     List<String> longestFirst = new ArrayList<>(secrets);
     longestFirst.sort(Comparator.comparingInt(String::length).reversed());
     for (String secret : longestFirst) {
-      s = s.replace(secret, MASK);
+      s =
+          secret.length() >= WHOLE_WORD_BELOW
+              ? s.replace(secret, MASK)
+              : s.replaceAll(
+                  "(?<![A-Za-z0-9])" + Pattern.quote(secret) + "(?![A-Za-z0-9])",
+                  Matcher.quoteReplacement(MASK));
     }
     List<int[]> removed = new ArrayList<>();
     List<int[]> masked = new ArrayList<>();
@@ -111,13 +140,24 @@ public final class Secrets {
    * system property snowid.worker-id}) is returned {@linkplain #scrub scrubbed}.
    */
   public static String schemeAndHost(String source) {
-    String s = source == null ? "" : source;
+    // scrubbed first: a masked (password = ***) leaves the address form's ( ) balanced
+    String s = scrub(source == null ? "" : source);
     int space = 0;
     while (space < s.length() && !Character.isWhitespace(s.charAt(space))) {
       space++;
     }
-    String first = scrub(s.substring(0, space));
-    String rest = scrub(s.substring(space));
+    int balanced = 0; // (password = ***) in an address form is one word, if its ( ) balance
+    int depth = 0;
+    while (balanced < s.length() && (depth > 0 || !Character.isWhitespace(s.charAt(balanced)))) {
+      char c = s.charAt(balanced);
+      depth = c == '(' ? depth + 1 : c == ')' ? Math.max(0, depth - 1) : depth;
+      balanced++;
+    }
+    if (depth == 0) {
+      space = balanced;
+    }
+    String first = s.substring(0, space);
+    String rest = s.substring(space);
     Matcher m = SCHEMES.matcher(first);
     if (!m.matches()) {
       return first + rest;
@@ -171,6 +211,9 @@ public final class Secrets {
     Matcher k = SECRET_KEY.matcher(s);
     while (k.find()) {
       int start = k.end();
+      while (start < s.length() && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
+        start++; // (password = value): the driver trims the value
+      }
       char context = k.start() == 0 ? ' ' : s.charAt(k.start() - 1);
       int end = valueEnd(s, start, context);
       if (end > start) {
@@ -187,7 +230,7 @@ public final class Secrets {
         e++;
       }
       int at = userinfoEnd(s, a, e, masked);
-      if (at >= 0) {
+      if (at >= 0 && !(s.startsWith(PLACEHOLDER, a) && at == a + PLACEHOLDER.length() - 1)) {
         removed.add(new int[] {a, at + 1});
       }
     }
@@ -388,6 +431,11 @@ public final class Secrets {
       return;
     }
     found.add(password);
+    for (String piece : SPLITS.split(password)) {
+      if (piece.length() >= MIN_PIECE && piece.length() < password.length()) {
+        found.add(piece); // a driver that could not parse the URI may quote the rest of it
+      }
+    }
     try {
       String decoded = URLDecoder.decode(password, StandardCharsets.UTF_8);
       if (!decoded.isEmpty()) {

@@ -97,10 +97,11 @@ class SecretsTest {
                     : ",address=(host=" + pick(r, HOSTS) + ")(port=" + port(r) + ")";
             String first =
                 "address=(host=" + h1 + ")(port=" + p1 + ")(user=" + pick(r, USERS) + ")";
+            String eq = r.nextBoolean() ? "=" : " = "; // the driver trims the value
             return new Case(
-                "jdbc:mariadb://" + first + "(password=" + pw + ")" + second + "/" + db,
+                "jdbc:mariadb://" + first + "(password" + eq + pw + ")" + second + "/" + db,
                 pw,
-                List.of(first + "(password=***)" + second + "/" + db));
+                List.of(first + "(password" + eq + "***)" + second + "/" + db));
           },
           // MySQL's keyed host form
           (r, pw) -> {
@@ -211,6 +212,38 @@ class SecretsTest {
         .as("a JDBC user is no secret")
         .isEqualTo("Access denied for user 'root'");
     assertThat(Secrets.scrub("NOAUTH pw-1", "redis://pw-1@h")).isEqualTo("NOAUTH ***");
+  }
+
+  @Test
+  void scrub_addressFormWithSpacesAroundTheEquals_masked() {
+    String uri = "jdbc:mariadb://address=(host=127.0.0.1)(port=3306)(password = Zq20Leak)/db";
+
+    assertThat(Secrets.scrub(uri)).doesNotContain("Zq20Leak").contains("(password = ***)/db");
+    assertThat(Secrets.schemeAndHost(uri + " node id 0"))
+        .isEqualTo("jdbc:mariadb://127.0.0.1:3306 node id 0");
+  }
+
+  @Test
+  void scrub_pieceOfAPasswordQuotedByADriver_masked() {
+    String uri = "jdbc:mariadb://address=(host=h)(port=1)(password=Zq4)Leak)/db";
+
+    assertThat(Secrets.scrub("expected key=value pairs, found Leak)", uri))
+        .isEqualTo("expected key=value pairs, found ***)");
+  }
+
+  @Test
+  void scrub_helpTextWithTheUserinfoPlaceholder_kept() {
+    String help = "allowed: redis://[user:password@]host[:port][/db]";
+
+    assertThat(Secrets.scrub(help)).isEqualTo(help);
+    assertThat(Secrets.scrub("redis://[user:S3cret@]host:6379")).doesNotContain("S3cret");
+  }
+
+  @Test
+  void scrub_shortSecret_maskedOnlyAsAWordOfItsOwn() {
+    assertThat(Secrets.scrub("Unmatched argument at index 2: 'b'", "--token=a"))
+        .isEqualTo("Unmatched argument at index 2: 'b'");
+    assertThat(Secrets.scrub("bad token 'a'", "--token=a")).isEqualTo("bad token '***'");
   }
 
   @Test
