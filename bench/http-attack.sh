@@ -111,7 +111,7 @@ run_attacks() { # JAR LABEL
   probe "$label-flood" "http://127.0.0.1:$port/health"
   touch "$stop"
   for c in "${clients[@]}"; do wait "$c" || true; done
-  grep -c "Accept Failure\|could not accept" "$tmp/$label.log" >"$tmp/$label.acceptlines" || true
+  grep -c "Accept Failure\|accepting a connection failed" "$tmp/$label.log" >"$tmp/$label.acceptlines" || true
   stop_server
   # 3. slowloris; /health probed during it
   start_server "$1" "$label"

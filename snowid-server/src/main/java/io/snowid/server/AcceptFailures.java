@@ -43,9 +43,9 @@ final class AcceptFailures {
     }
     String since = logged ? " in the last " + seconds(now - lastLog) : "";
     log.accept(
-        "could not accept "
+        "accepting a connection failed "
             + count
-            + (count == 1 ? " connection" : " connections")
+            + (count == 1 ? " time" : " times")
             + since
             + " (last: "
             + last

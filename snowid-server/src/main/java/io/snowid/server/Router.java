@@ -185,6 +185,9 @@ final class Router extends Handler.Abstract.NonBlocking {
               + (health ? " or HEAD" : ""),
           health ? Replies.ALLOW_GET_HEAD : Replies.ALLOW_GET);
     }
+    if (endpoint == Endpoint.HEALTH || endpoint == Endpoint.METRICS) {
+      Query.parse(request.getHttpURI().getQuery()); // they take no parameter: any is an error
+    }
     return switch (endpoint) {
       case ID -> ids.id(request, response, exchange, mayWait);
       case IDS -> ids.ids(request, response, exchange);

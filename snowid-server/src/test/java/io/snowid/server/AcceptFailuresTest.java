@@ -26,7 +26,7 @@ class AcceptFailuresTest {
     assertThat(lines).hasSize(1);
     assertThat(lines.get(0))
         .startsWith(
-            "could not accept 1 connection (last: java.io.IOException: Too many open files)")
+            "accepting a connection failed 1 time (last: java.io.IOException: Too many open files)")
         .doesNotContain("\tat ");
   }
 
@@ -43,7 +43,8 @@ class AcceptFailuresTest {
     failures.record(emfile());
 
     assertThat(lines).hasSize(2);
-    assertThat(lines.get(1)).startsWith("could not accept 1000 connections in the last 11 s");
+    assertThat(lines.get(1))
+        .startsWith("accepting a connection failed 1000 times in the last 11 s");
   }
 
   @Test
@@ -58,6 +59,6 @@ class AcceptFailuresTest {
     failures.flush();
 
     assertThat(lines).hasSize(2);
-    assertThat(lines.get(1)).startsWith("could not accept 1 connection in the last 10 s");
+    assertThat(lines.get(1)).startsWith("accepting a connection failed 1 time in the last 10 s");
   }
 }

@@ -99,6 +99,12 @@ class ServerHttpTest {
   }
 
   @Test
+  void healthAndMetrics_anyParameter_returns400NamingIt() {
+    assertJsonError(http.get("health?x=1"), 400, "unknown query parameter 'x'; allowed: none");
+    assertJsonError(http.get("metrics?name=y"), 400, "unknown query parameter 'name'");
+  }
+
+  @Test
   void id_repeatedParameter_returns400() {
     assertJsonError(http.get("id?format=hex&format=hex"), 400, "more than once");
   }
