@@ -155,6 +155,26 @@ final class ConnectionGuard {
   }
 
   /** Connections counted against the limit: accepted and not yet destroyed. */
+  /**
+   * Closes every connection with no request in progress: on a stop, a keep-alive connection has
+   * nothing to wait for (Jetty would hold it until its shutdown idle timeout, the whole stop
+   * timeout). Returns how many.
+   */
+  int closeIdle() {
+    List<GuardedEndPoint> idle = new ArrayList<>();
+    synchronized (this) {
+      for (GuardedEndPoint e : open.values()) {
+        if (e.idle()) {
+          idle.add(e);
+        }
+      }
+    }
+    for (GuardedEndPoint e : idle) {
+      e.close(new EofException("the server is stopping"));
+    }
+    return idle.size();
+  }
+
   /** Connections whose response is being written. */
   synchronized int writing() {
     return (int) open.values().stream().filter(GuardedEndPoint::writing).count();

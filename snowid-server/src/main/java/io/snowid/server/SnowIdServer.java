@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -255,6 +256,9 @@ public final class SnowIdServer implements AutoCloseable {
    * @return true if every request in flight finished; false if the stop timeout cut some off or
    *     stopping the HTTP server failed
    */
+  /** How often a stop closes the connections left idle. */
+  private static final long STOP_ROUND_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   public synchronized boolean stop() {
     if (drained != null) {
       return drained;
@@ -296,14 +300,27 @@ public final class SnowIdServer implements AutoCloseable {
   /**
    * Stops accepting connections and requests, and waits up to the stop timeout for the requests in
    * flight; true if none is left and none was cut off meanwhile (a response Jetty failed during the
-   * drain, e.g. to a client that reads too slowly). Idle keep-alive connections do not count: Jetty
-   * closes them after its shutdown idle timeout, or its stop does.
+   * drain, e.g. to a client that reads too slowly). Connections with no request in progress are
+   * closed at once.
    */
   private boolean drain() throws InterruptedException {
     try {
-      Graceful.shutdown(jetty).get(config.stopTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      // requests still in flight, or idle connections not closed yet: the count below tells
+      CompletableFuture<Void> shutdown = Graceful.shutdown(jetty);
+      long deadline = System.nanoTime() + config.stopTimeout().toNanos();
+      // Requests are no longer taken: a connection with none in progress waits for nothing. A
+      // request that completes meanwhile leaves its connection idle: closed at the next round.
+      while (!shutdown.isDone()) {
+        connector.guard().closeIdle();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          shutdown.get(Math.min(left, STOP_ROUND_NANOS), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          // another round
+        }
+      }
     } catch (ExecutionException e) {
       LOG.warn("waiting for requests in flight failed: {}", e.getCause().toString());
     }

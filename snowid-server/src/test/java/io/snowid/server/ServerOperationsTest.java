@@ -11,11 +11,13 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 12 item 5: what an operator needs from a running service: HEAD for health checkers, the
@@ -177,6 +179,39 @@ class ServerOperationsTest {
       awaitAWriteBlocked(new Http(s));
 
       assertThat(s.stop()).as("drained").isFalse();
+    }
+  }
+
+  /**
+   * A keep-alive connection with no request is closed when the stop begins: the stop does not wait
+   * for it until the stop timeout (10 minutes here; the test's own timeout is far shorter).
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void stop_idleKeepAliveConnection_closedAtOnce_notHeldUntilTheStopTimeout() throws Exception {
+    SnowIdServer s =
+        SnowIdServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withNode("static:worker=6,datacenter=1")
+                .withStopTimeout(Duration.ofMinutes(10)));
+    try (Socket client = new Socket()) {
+      client.connect(new InetSocketAddress("127.0.0.1", s.port()), 10_000);
+      client
+          .getOutputStream()
+          .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      InputStream in = client.getInputStream();
+      byte[] buffer = new byte[4096];
+      String answer = "";
+      while (!answer.contains("}")) { // the whole JSON body: the connection is idle, kept alive
+        int n = in.read(buffer);
+        assertThat(n).isPositive();
+        answer += new String(buffer, 0, n, StandardCharsets.US_ASCII);
+      }
+
+      assertThat(s.stop()).as("drained").isTrue();
+      client.setSoTimeout(10_000);
+      assertThat(Attack.closedByServer(client)).isTrue();
     }
   }
 
