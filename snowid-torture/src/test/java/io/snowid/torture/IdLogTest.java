@@ -1,6 +1,7 @@
 package io.snowid.torture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import io.snowid.Layout;
 import io.snowid.testkit.ChildJvm;
@@ -8,7 +9,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -24,70 +24,77 @@ class IdLogTest {
   /** One record read back: kind, id, micros, segment, event. */
   private record Rec(IdLogReader.Kind kind, long id, long micros, boolean segment, IdLog.Event e) {}
 
-  private static List<Rec> readAll(Path file) throws Exception {
-    List<Rec> out = new ArrayList<>();
-    try (IdLogReader r = new IdLogReader(file)) {
-      while (r.next()) {
-        out.add(
-            new Rec(
-                r.kind(),
-                r.kind() == IdLogReader.Kind.ID ? r.id() : 0,
-                r.micros(),
-                r.segment(),
-                r.kind() == IdLogReader.Kind.EVENT ? r.event() : null));
-      }
-    }
-    return out;
-  }
-
   @Test
   void read_idsEventsAndKeyChangesAcrossChunks_returnsWhatWasWritten() throws Exception {
     Path file = dir.resolve("w.ids");
-    SplittableRandom random = new SplittableRandom(42);
-    List<Rec> written = new ArrayList<>();
-    long worker = LAYOUT.field("worker").orElseThrow().shift();
-    long id = LAYOUT.compose(1_000_000L, 0, 5, 0); // time, clockback, worker, sequence
-    long nanos = 1_000_000_000L;
+    int count = 20_000_000; // more than two chunks of 2-byte records
     try (IdLogWriter w = new IdLogWriter(file, WorkerMain.keyMask(LAYOUT))) {
-      // more than two chunks of 2-byte records, with key changes, order breaks and events
-      for (int i = 0; i < 20_000_000; i++) {
-        int pick = random.nextInt(100_000);
-        boolean segment = i == 0;
-        if (pick == 0) {
-          id += 1L << worker; // another worker value: a new segment
-          segment = true;
-        } else if (pick == 1) {
-          id -= 5; // not above the previous one: a new segment
-          segment = true;
-        } else if (pick == 2) {
-          nanos += 5_000;
-          w.event(IdLog.Event.FENCED, nanos);
-          written.add(new Rec(IdLogReader.Kind.EVENT, 0, nanos / 1000, false, IdLog.Event.FENCED));
-          continue;
+      Records records = new Records();
+      for (int i = 0; i < count; i++) {
+        Rec r = records.next();
+        if (r.kind() == IdLogReader.Kind.EVENT) {
+          w.event(r.e(), r.micros() * 1000 + records.nanosBelowMicros);
         } else {
-          id += 1 + (pick % 3 == 0 ? 4_000_000 : 0);
+          w.id(r.id(), r.micros() * 1000 + records.nanosBelowMicros);
         }
-        nanos += random.nextInt(3_000);
-        w.id(id, nanos);
-        written.add(new Rec(IdLogReader.Kind.ID, id, nanos / 1000, segment, null));
       }
       w.end();
-      written.add(new Rec(IdLogReader.Kind.END, 0, nanos / 1000, false, null));
     }
     assertThat(file.toFile().length()).isGreaterThan(2L * IdLog.CHUNK);
-    List<Rec> read = readAll(file);
-    assertThat(read).hasSameSizeAs(written);
-    for (int i = 0; i < read.size(); i++) {
-      Rec expected = written.get(i);
-      Rec actual = read.get(i);
-      assertThat(actual.kind()).as("record %d", i).isEqualTo(expected.kind());
-      if (expected.kind() == IdLogReader.Kind.ID) {
-        assertThat(actual.id()).as("record %d", i).isEqualTo(expected.id());
-        assertThat(actual.micros()).as("record %d", i).isEqualTo(expected.micros());
-        if (expected.segment()) {
-          assertThat(actual.segment()).as("record %d starts a segment", i).isTrue();
+    // read back against the same records made again: 20 million of them are not kept in memory
+    Records expected = new Records();
+    long read = 0;
+    try (IdLogReader r = new IdLogReader(file)) {
+      for (; read < count; read++) {
+        Rec e = expected.next();
+        if (!r.next()
+            || r.kind() != e.kind()
+            || r.micros() != e.micros()
+            || (e.kind() == IdLogReader.Kind.ID && r.id() != e.id())
+            || (e.kind() == IdLogReader.Kind.EVENT && r.event() != e.e())
+            || (e.segment() && !r.segment())) {
+          fail("record %d: expected %s", read, e);
         }
       }
+      assertThat(r.next()).as("the end record").isTrue();
+      assertThat(r.kind()).isEqualTo(IdLogReader.Kind.END);
+      assertThat(r.micros()).isEqualTo(expected.nanos / 1000);
+      assertThat(r.next()).as("nothing after the end").isFalse();
+    }
+  }
+
+  /**
+   * The records of the chunk test, from a seeded random: IDs with key changes (another worker
+   * value) and order breaks, each starting a segment, and fenced events.
+   */
+  private static final class Records {
+    private final SplittableRandom random = new SplittableRandom(42);
+    private final long worker = LAYOUT.field("worker").orElseThrow().shift();
+    private long id = LAYOUT.compose(1_000_000L, 0, 5, 0); // time, clockback, worker, sequence
+    private long nanos = 1_000_000_000L;
+    private boolean first = true;
+    long nanosBelowMicros;
+
+    Rec next() {
+      int pick = random.nextInt(100_000);
+      boolean segment = first;
+      first = false;
+      if (pick == 0) {
+        id += 1L << worker; // another worker value: a new segment
+        segment = true;
+      } else if (pick == 1) {
+        id -= 5; // not above the previous one: a new segment
+        segment = true;
+      } else if (pick == 2) {
+        nanos += 5_000;
+        nanosBelowMicros = nanos % 1000;
+        return new Rec(IdLogReader.Kind.EVENT, 0, nanos / 1000, false, IdLog.Event.FENCED);
+      } else {
+        id += 1 + (pick % 3 == 0 ? 4_000_000 : 0);
+      }
+      nanos += random.nextInt(3_000);
+      nanosBelowMicros = nanos % 1000;
+      return new Rec(IdLogReader.Kind.ID, id, nanos / 1000, segment, null);
     }
   }
 
