@@ -34,6 +34,7 @@ class SnowflakeSpreadTest {
       ids[i] = gen.nextId();
       clock.advance(Duration.ofMillis(1)); // one ID per millisecond
     }
+    gen.close(); // its node values are free for the next one at once
     return ids;
   }
 
@@ -90,6 +91,7 @@ class SnowflakeSpreadTest {
       }
       Snowflake gen = builder.build();
       long sequence = gen.layout().decode(gen.nextId()).sequence();
+      gen.close();
       assertThat(sequence).as("generator %d", i).isBetween(0L, 2048L);
       sequences.add(sequence);
     }
