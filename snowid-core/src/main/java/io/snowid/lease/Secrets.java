@@ -211,10 +211,12 @@ public final class Secrets {
     Matcher k = SECRET_KEY.matcher(s);
     while (k.find()) {
       int start = k.end();
-      while (start < s.length() && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
-        start++; // (password = value): the driver trims the value
-      }
       char context = k.start() == 0 ? ' ' : s.charAt(k.start() - 1);
+      while (context == '('
+          && start < s.length()
+          && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
+        start++; // (password = value): the driver trims the value; prose "token = x" is no URI
+      }
       int end = valueEnd(s, start, context);
       if (end > start) {
         masked.add(new int[] {start, end});

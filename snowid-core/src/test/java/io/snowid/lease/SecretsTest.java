@@ -244,6 +244,9 @@ class SecretsTest {
     assertThat(Secrets.scrub("Unmatched argument at index 2: 'b'", "--token=a"))
         .isEqualTo("Unmatched argument at index 2: 'b'");
     assertThat(Secrets.scrub("bad token 'a'", "--token=a")).isEqualTo("bad token '***'");
+    assertThat(Secrets.scrub("token = (blank) is invalid", "--token="))
+        .as("prose, no URI: the setting's placeholder stays")
+        .isEqualTo("token = (blank) is invalid");
   }
 
   @Test
