@@ -62,7 +62,9 @@ final class ConnectionGuard {
     }
   }
 
-  /** A connection was accepted (on the acceptor thread: in order). */
+  /**
+   * A connection was accepted, counted on the acceptor thread (in order) once it has a descriptor.
+   */
   synchronized void accepted(SelectableChannel channel) {
     alive++;
     accepting.put(channel, ++accepts);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -55,7 +56,11 @@ final class GuardedConnector extends ServerConnector {
     return guard;
   }
 
-  /** Waits for room within the connection limit, then accepts one connection. */
+  /**
+   * Waits for room within the connection limit, then accepts one connection and counts it on this
+   * thread, as soon as its descriptor exists: ServerConnector's own accept leaves that to the
+   * selector thread, and a burst was accepted past the limit before the count caught up (EMFILE).
+   */
   @Override
   public void accept(int acceptorID) throws IOException {
     try {
@@ -64,7 +69,23 @@ final class GuardedConnector extends ServerConnector {
       Thread.currentThread().interrupt();
       throw new ClosedByInterruptException();
     }
-    super.accept(acceptorID);
+    if (!(getTransport() instanceof ServerSocketChannel server) || !server.isOpen()) {
+      return;
+    }
+    SocketChannel channel = server.accept();
+    if (channel == null) {
+      return; // a non-blocking channel with nothing to accept
+    }
+    guard.accepted(channel);
+    try {
+      channel.configureBlocking(false);
+      configure(channel.socket());
+      getSelectorManager().accept(channel);
+    } catch (IOException | RuntimeException e) {
+      guard.acceptFailed(channel);
+      channel.close();
+      throw e;
+    }
   }
 
   @Override
@@ -72,12 +93,6 @@ final class GuardedConnector extends ServerConnector {
       Executor executor, Scheduler scheduler, int selectors) {
     // called by ServerConnector's constructor: guard() is read only once connections come
     return new ServerConnectorManager(executor, scheduler, selectors) {
-      @Override
-      protected void onAccepting(SelectableChannel channel) {
-        guard().accepted(channel);
-        super.onAccepting(channel);
-      }
-
       @Override
       protected void onAcceptFailed(SelectableChannel channel, Throwable failure) {
         super.onAcceptFailed(channel, failure);
