@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claims of one JVM's node values taken at the same moment from several threads: a generator being
@@ -24,16 +24,10 @@ import org.junit.jupiter.api.Test;
  * no lock, and the taker starts past what the lapsed holder issued.
  */
 class NodeClaimsRaceTest {
-  private final List<Snowflake> built = new ArrayList<>();
-
-  @AfterEach
-  void closeAll() {
-    built.forEach(Snowflake::close);
-  }
+  @RegisterExtension final Built built = new Built();
 
   private Snowflake keep(Snowflake s) {
-    built.add(s);
-    return s;
+    return built.keep(s);
   }
 
   private static Map<String, Long> values(long datacenter, long worker) {

@@ -11,30 +11,22 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two live generators of one JVM never hold the same node values of one ID space and namespace,
  * whichever node sources they use: the second is refused at build() with a sentence naming both.
  */
 class OneHolderPerJvmTest {
-  private final List<Snowflake> built = new ArrayList<>();
-
-  @AfterEach
-  void closeAll() {
-    built.forEach(Snowflake::close);
-  }
+  @RegisterExtension final Built built = new Built();
 
   private Snowflake keep(Snowflake s) {
-    built.add(s);
-    return s;
+    return built.keep(s);
   }
 
   private Snowflake.Builder builder() {

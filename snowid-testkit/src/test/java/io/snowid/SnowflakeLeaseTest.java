@@ -10,12 +10,10 @@ import io.snowid.testkit.ManualLease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Guarantee 6 inside the generator: grants, fencing, rebinding to new node values. */
@@ -23,18 +21,13 @@ class SnowflakeLeaseTest {
   private final ManualClock clock = ManualClock.at(Instant.parse("2025-06-01T00:00:00Z"));
   private final TimeSource time = TimeSource.monotonic(clock);
 
-  private final List<Snowflake> built = new ArrayList<>();
-
   /** Every test starts at the same instant with the same values: its generators must go. */
-  @AfterEach
-  void closeAll() {
-    built.forEach(Snowflake::close);
-  }
+  @RegisterExtension final Built built = new Built();
 
   private ManualLease leaseWith(NodeGrant first) {
     ManualLease lease = new ManualLease(first);
     gen = Snowflake.builder().lease(lease).timeSource(time).build();
-    built.add(gen);
+    built.keep(gen);
     return lease;
   }
 
