@@ -104,7 +104,14 @@ final class GuardedConnector extends ServerConnector {
   @Override
   protected void onEndPointClosed(EndPoint endPoint) {
     super.onEndPointClosed(endPoint);
-    guard.destroyed();
+    if (endPoint instanceof GuardedEndPoint g && isRunning()) {
+      // A socket closed while registered with the selector keeps its descriptor until the
+      // selector's next select deregisters it: counted down two selector rounds later, so that one
+      // select has run in between (an update submitted while updates run waits for the next round).
+      g.selector().submit(first -> g.selector().submit(second -> guard.destroyed()));
+    } else {
+      guard.destroyed();
+    }
   }
 
   @Override

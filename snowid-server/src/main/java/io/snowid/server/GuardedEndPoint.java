@@ -23,6 +23,7 @@ final class GuardedEndPoint extends SocketChannelEndPoint {
   private static final long NONE = Long.MIN_VALUE;
 
   private final ConnectionGuard guard;
+  private final ManagedSelector selector;
   private final long acceptOrder;
   private volatile long headersSince = NONE; // System.nanoTime() of the first byte; NONE: none
   private volatile boolean busy; // a request taken and not yet complete
@@ -35,8 +36,14 @@ final class GuardedEndPoint extends SocketChannelEndPoint {
       Scheduler scheduler,
       ConnectionGuard guard) {
     super(channel, selector, key, scheduler);
+    this.selector = selector;
     this.guard = guard;
     this.acceptOrder = guard.acceptOrder(channel);
+  }
+
+  /** The selector this connection is registered with. */
+  ManagedSelector selector() {
+    return selector;
   }
 
   /** The place of this connection in the order connections were accepted. */
