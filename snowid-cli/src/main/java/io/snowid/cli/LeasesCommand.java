@@ -97,6 +97,19 @@ final class LeasesCommand extends SnowIdSubcommand {
     out.println("coordinator  " + coordinator);
     out.println(
         "now          " + Instant.ofEpochMilli(listing.coordinatorNowMillis()) + " (its clock)");
+    listing
+        .state()
+        .ifPresent(
+            st -> {
+              out.println("limits       " + st.limits());
+              out.println("newest write " + time(st.newestWriteMillis()));
+              if (st.lostUntilMillis() > listing.coordinatorNowMillis()) {
+                out.println(
+                    "lost until   "
+                        + time(st.lostUntilMillis())
+                        + " (a loss of the registry's state was found: no ID until then)");
+              }
+            });
     out.println();
     if (listing.leases().isEmpty()) {
       out.println("no node id of this namespace has a record");
@@ -138,7 +151,18 @@ final class LeasesCommand extends SnowIdSubcommand {
     StringBuilder sb = new StringBuilder("{");
     field(sb, "namespace", target.namespace.key()).append(',');
     field(sb, "coordinator", coordinator).append(',');
-    field(sb, "now", time(listing.coordinatorNowMillis())).append(",\"leases\":[");
+    field(sb, "now", time(listing.coordinatorNowMillis())).append(',');
+    listing
+        .state()
+        .ifPresent(
+            st -> {
+              sb.append("\"limits\":{");
+              field(sb, "maxTtl", duration(st.limits().maxTtl())).append(',');
+              field(sb, "maxSkew", duration(st.limits().maxSkew())).append("},");
+              field(sb, "newestWrite", timeOrNull(st.newestWriteMillis())).append(',');
+              field(sb, "lostUntil", timeOrNull(st.lostUntilMillis())).append(',');
+            });
+    sb.append("\"leases\":[");
     for (LeaseInfo i : listing.leases()) {
       sb.append(sb.charAt(sb.length() - 1) == '[' ? "" : ",").append("{\"nodeId\":");
       sb.append(i.nodeId()).append(",\"values\":{");
@@ -156,6 +180,15 @@ final class LeasesCommand extends SnowIdSubcommand {
       field(sb, "highWater", timeOrNull(i.highWaterMillis())).append('}');
     }
     return sb.append("]}").toString();
+  }
+
+  /** A duration as the lease options write it: {@code 30s}, {@code 500ms}, {@code 2m}. */
+  private static String duration(java.time.Duration d) {
+    long ms = d.toMillis();
+    if (ms > 0 && ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   private static String timeOrNull(long millis) {

@@ -41,7 +41,10 @@ class GenerateJdbcTest {
   @ValueSource(ints = {0, 1})
   void generate_jdbcNodeWithLeaseOptionsInTheQuery_printsIncreasingIds(int database) {
     String node =
-        DATABASES.get(database) + "&namespace=orders&ttl=1s&table=" + table + "&create=true";
+        DATABASES.get(database)
+            + "&namespace=orders&ttl=1s&maxTtl=1s&maxSkew=1s&table="
+            + table
+            + "&create=true";
 
     Cli r = Cli.run("generate", "-n", "3", "--node", node);
 

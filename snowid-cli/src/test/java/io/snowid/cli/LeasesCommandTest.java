@@ -28,6 +28,32 @@ class LeasesCommandTest {
 
   @TempDir Path dir;
 
+  /**
+   * A network coordinator records the namespace's limits and newest write (docs/design.md, "A
+   * registry that lost its state"): the listing shows them, in the table and in JSON.
+   */
+  @Tag("integration")
+  @Test
+  void leases_onRedis_showsTheNamespacesLimitsAndNewestWrite() {
+    String node =
+        "redis://127.0.0.1:6379?prefix=snowid-test-leases-"
+            + System.nanoTime()
+            + "&namespace=ops&ttl=1s&maxTtl=1s&skew=500ms&maxSkew=500ms";
+    try (io.snowid.Snowflake ids = io.snowid.Snowflake.builder().nodeSource(node).build()) {
+      ids.nextId(); // a new prefix: after maxTtl + 2 × maxSkew + 1 s
+
+      Cli table = Cli.run("leases", "--node", node);
+      Cli json = Cli.run("leases", "--node", node, "--json");
+
+      assertThat(table.exit()).as(table.err()).isZero();
+      assertThat(table.out())
+          .contains("limits       maxTtl 1s, maxSkew 500ms")
+          .containsPattern("newest write 20\\d\\d-");
+      assertThat(json.out())
+          .contains("\"limits\":{\"maxTtl\":\"1s\",\"maxSkew\":\"500ms\"},\"newestWrite\":\"20");
+    }
+  }
+
   @Tag("integration")
   @Test
   void leases_liveHolderThenKilled_listsItAndReleasesItsIdOnlyOnceItIsGone() throws Exception {

@@ -19,9 +19,17 @@ import io.snowid.InvalidSettingException;
  * @param instance the holder's identity, stable across restarts: it gets the id it held last back
  *     when that id is free and allowed
  * @param terms the lease time, the holder's clock and its high-water promise
+ * @param limits the bounds the holder is held to, which a network coordinator records with the
+ *     namespace and waits out after a loss of its state
  */
 public record AcquireRequest(
-    String namespace, long size, long mask, long match, String instance, LeaseTerms terms) {
+    String namespace,
+    long size,
+    long mask,
+    long match,
+    String instance,
+    LeaseTerms terms,
+    LeaseLimits limits) {
   public AcquireRequest {
     if (size < 1 || Long.bitCount(size) != 1) {
       throw new InvalidSettingException("size", size, "a power of two, at least 1");
@@ -32,7 +40,13 @@ public record AcquireRequest(
     }
   }
 
-  /** A request for any id of the namespace. */
+  /** A request under the default limits. */
+  public AcquireRequest(
+      String namespace, long size, long mask, long match, String instance, LeaseTerms terms) {
+    this(namespace, size, mask, match, instance, terms, LeaseLimits.DEFAULT);
+  }
+
+  /** A request for any id of the namespace, under the default limits. */
   public AcquireRequest(String namespace, long size, String instance, LeaseTerms terms) {
     this(namespace, size, 0, 0, instance, terms);
   }

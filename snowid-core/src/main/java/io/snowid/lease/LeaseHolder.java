@@ -168,7 +168,8 @@ final class LeaseHolder implements NodeLease {
                 mask,
                 match,
                 options.instance(),
-                new LeaseTerms(options.ttl(), sent, mayIssue)));
+                new LeaseTerms(options.ttl(), sent, mayIssue),
+                options.limits()));
     long received = time.millis();
     String skew = skewProblem(l, sent, received);
     if (skew != null) {
@@ -187,7 +188,11 @@ final class LeaseHolder implements NodeLease {
               + where()
               + " was used up to this high-water mark; this clock is behind it by more than"
               + " startWait "
-              + options.startWait());
+              + options.startWait()
+              + " (after a registry lost its state, a newcomer waits up to maxTtl + 2 × maxSkew"
+              + " + 1s = "
+              + options.limits().lossWait()
+              + ")");
     }
     if ((l.nodeId() & mask) != match || l.nodeId() < 0 || l.nodeId() >= size) {
       coordinator.release(l, l.highWaterMillis());

@@ -26,6 +26,10 @@ import java.util.regex.Pattern;
  * @param instance the identity that gets its previous id back after a restart
  * @param fields the node fields to lease; empty for the coordinator's default
  * @param renewEvery how often the lease is renewed; default a third of {@code ttl}, at most half
+ * @param limits {@code maxTtl} (default 30 s) and {@code maxSkew} (default 5 s): the bounds every
+ *     holder of the namespace is held to, {@code ttl} and {@code skew} within them; the default
+ *     {@code startWait} is the wait after a registry's loss under them, {@link
+ *     LeaseLimits#lossWait()}
  */
 public record LeaseOptions(
     String base,
@@ -35,11 +39,21 @@ public record LeaseOptions(
     Duration startWait,
     String instance,
     List<String> fields,
-    Duration renewEvery) {
+    Duration renewEvery,
+    LeaseLimits limits) {
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
   private static final List<String> NAMES =
-      List.of("namespace", "ttl", "skew", "startWait", "instance", "fields", "renew");
+      List.of(
+          "namespace",
+          "ttl",
+          "skew",
+          "startWait",
+          "instance",
+          "fields",
+          "renew",
+          "maxTtl",
+          "maxSkew");
   static final String KEYS = String.join(", ", NAMES);
 
   public LeaseOptions {
@@ -70,6 +84,8 @@ public record LeaseOptions(
     Duration skew = Duration.ofSeconds(1);
     Duration startWait = null;
     Duration renew = null;
+    Duration maxTtl = LeaseLimits.DEFAULT.maxTtl();
+    Duration maxSkew = LeaseLimits.DEFAULT.maxSkew();
     String instance = defaultInstance();
     List<String> fields = new ArrayList<>();
     List<String> passThrough = new ArrayList<>();
@@ -95,6 +111,10 @@ public record LeaseOptions(
           case "instance" -> instance = name("instance", value);
           case "renew" ->
               renew = duration("renew", value, Duration.ofMillis(10), Duration.ofHours(1));
+          case "maxTtl" ->
+              maxTtl = duration("maxTtl", value, LeaseLimits.MIN_TTL, LeaseLimits.MAX_TTL);
+          case "maxSkew" ->
+              maxSkew = duration("maxSkew", value, Duration.ZERO, LeaseLimits.MAX_SKEW);
           case "fields" -> fields.addAll(Arrays.asList(value.split(",", -1)));
           default -> passThrough.add(pair);
         }
@@ -103,8 +123,27 @@ public record LeaseOptions(
     if (!passThrough.isEmpty()) {
       base = base + "?" + String.join("&", passThrough);
     }
+    LeaseLimits limits = new LeaseLimits(maxTtl, maxSkew);
+    if (ttl.compareTo(maxTtl) > 0) {
+      throw new InvalidSettingException(
+          "ttl",
+          LeaseLimits.text(ttl),
+          "at most maxTtl "
+              + LeaseLimits.text(maxTtl)
+              + " (raise maxTtl on every holder of the namespace: after a registry loses its"
+              + " state, newcomers wait maxTtl + 2 × maxSkew + 1s)");
+    }
+    if (skew.compareTo(maxSkew) > 0) {
+      throw new InvalidSettingException(
+          "skew",
+          LeaseLimits.text(skew),
+          "at most maxSkew "
+              + LeaseLimits.text(maxSkew)
+              + " (raise maxSkew on every holder of the namespace: after a registry loses its"
+              + " state, newcomers wait maxTtl + 2 × maxSkew + 1s)");
+    }
     if (startWait == null) {
-      startWait = ttl.plus(skew).plusSeconds(1);
+      startWait = limits.lossWait();
     }
     if (renew == null) {
       renew = ttl.dividedBy(3);
@@ -114,7 +153,7 @@ public record LeaseOptions(
           renew,
           "at most half the ttl " + ttl + ", so that one failed renewal is survived");
     }
-    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields, renew);
+    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields, renew, limits);
   }
 
   /** Host name and main class (or jar) of this process: stable across restarts of one service. */

@@ -54,7 +54,16 @@ class LeaseOptionsExactTest {
   @Test
   void names_areTheOptionsParseReads() {
     assertThat(LeaseOptions.names())
-        .containsExactly("namespace", "ttl", "skew", "startWait", "instance", "fields", "renew");
+        .containsExactly(
+            "namespace",
+            "ttl",
+            "skew",
+            "startWait",
+            "instance",
+            "fields",
+            "renew",
+            "maxTtl",
+            "maxSkew");
     assertThat(LeaseOptions.KEYS).isEqualTo(String.join(", ", LeaseOptions.names()));
   }
 
@@ -68,6 +77,8 @@ class LeaseOptionsExactTest {
     "instanse=a, instanse, instance",
     "feilds=worker, feilds, fields",
     "renwe=1s, renwe, renew",
+    "maxtll=1m, maxtll, maxTtl",
+    "maxSkwe=9s, maxSkwe, maxSkew",
   })
   void lease_fileWithMisspeltOption_refusedWithTheMeantNameAndNothingWritten(
       String query, String key, String meant) {
@@ -103,7 +114,7 @@ class LeaseOptionsExactTest {
         .isInstanceOf(InvalidSettingException.class)
         .hasMessage(
             "node = color is invalid; allowed: file:DIR with the options namespace, ttl, skew,"
-                + " startWait, instance, fields, renew only");
+                + " startWait, instance, fields, renew, maxTtl, maxSkew only");
     assertThat(dir).doesNotExist();
   }
 

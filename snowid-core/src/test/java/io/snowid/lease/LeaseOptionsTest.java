@@ -20,7 +20,9 @@ class LeaseOptionsTest {
     assertThat(o.ttl()).isEqualTo(Duration.ofSeconds(3));
     assertThat(o.renewEvery()).isEqualTo(Duration.ofSeconds(1));
     assertThat(o.skew()).isEqualTo(Duration.ofSeconds(1));
-    assertThat(o.startWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(o.limits()).isEqualTo(LeaseLimits.DEFAULT);
+    // the wait after a registry's loss: maxTtl 30s + 2 × maxSkew 5s + 1s
+    assertThat(o.startWait()).isEqualTo(Duration.ofSeconds(41));
     assertThat(o.instance()).isNotBlank().matches("[A-Za-z0-9._:-]+");
     assertThat(o.fields()).isEmpty();
   }
@@ -51,7 +53,14 @@ class LeaseOptionsTest {
     "file:/x?namespace=a/b, namespace",
     "file:/x?instance=, instance",
     "file:/x?ttl=10s&renew=6s, renew",
-    "file:/x?startWait=11m, startWait"
+    "file:/x?startWait=11m, startWait",
+    "file:/x?maxTtl=2h, maxTtl",
+    "file:/x?maxTtl=500ms&ttl=500ms, maxTtl",
+    "file:/x?maxSkew=2m, maxSkew",
+    "file:/x?ttl=31s, ttl",
+    "file:/x?ttl=20s&maxTtl=10s, ttl",
+    "file:/x?skew=6s, skew",
+    "file:/x?skew=2s&maxSkew=1s, skew"
   })
   void parse_badValue_throwsNamingTheOption(String uri, String option) {
     assertThatThrownBy(() -> LeaseOptions.parse(uri, Duration.ofSeconds(3)))
@@ -59,14 +68,34 @@ class LeaseOptionsTest {
             InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo(option));
   }
 
-  // Review F17: ttl=1h, the documented maximum, was rejected ("a duration like 500ms, 10s or 1m").
   @Test
   void parse_ttlInHours_isRead() {
-    assertThat(LeaseOptions.parse("file:/x?ttl=1h", Duration.ofSeconds(2)).ttl())
+    assertThat(LeaseOptions.parse("file:/x?ttl=1h&maxTtl=1h", Duration.ofSeconds(2)).ttl())
         .isEqualTo(Duration.ofHours(1));
     assertThatThrownBy(() -> LeaseOptions.parse("file:/x?ttl=2h", Duration.ofSeconds(2)))
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("ttl");
+  }
+
+  @Test
+  void parse_ttlAboveMaxTtl_refusedNamingBothAndTheWaitItCosts() {
+    assertThatThrownBy(() -> LeaseOptions.parse("redis://h?ttl=1m", Duration.ofSeconds(10)))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage(
+            "ttl = 1m is invalid; allowed: at most maxTtl 30s (raise maxTtl on every holder of the"
+                + " namespace: after a registry loses its state, newcomers wait maxTtl + 2 ×"
+                + " maxSkew + 1s)");
+  }
+
+  @Test
+  void parse_largerLimits_raiseTheDefaultStartWaitToTheirLossWait() {
+    LeaseOptions o =
+        LeaseOptions.parse(
+            "redis://h?ttl=1m&maxTtl=2m&skew=10s&maxSkew=10s", Duration.ofSeconds(10));
+    assertThat(o.limits())
+        .isEqualTo(new LeaseLimits(Duration.ofMinutes(2), Duration.ofSeconds(10)));
+    assertThat(o.startWait()).isEqualTo(Duration.ofSeconds(120 + 20 + 1));
+    assertThat(o.limits().lostUntilMillis(1_000)).isEqualTo(1_000 + 120_000 + 10_000 + 1_000);
   }
 
   @Test

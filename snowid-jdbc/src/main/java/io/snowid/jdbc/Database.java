@@ -449,7 +449,9 @@ final class Database implements AutoCloseable {
         ps.setQueryTimeout(queryTimeout);
         for (int i = 0; i < args.length; i++) {
           Object a = args[i];
-          if (a instanceof Long l) {
+          if (a == null) { // only ever a BIGINT: the strings bound are never null
+            ps.setNull(i + 1, java.sql.Types.BIGINT);
+          } else if (a instanceof Long l) {
             ps.setLong(i + 1, l);
           } else if (a instanceof Integer n) {
             ps.setLong(i + 1, n);

@@ -5,18 +5,23 @@ import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseLimits;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
+import io.snowid.lease.LeaseTermsException;
+import io.snowid.lease.NamespaceState;
 import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -32,8 +37,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * The table. One row per (namespace, node id): the holder's instance and host, its lease token
    * (NULL once released), the expiry (database clock), the high-water mark and the prior one (the
    * mark the holder started after), and when it was acquired and last renewed (database clock).
-   * Besides, one row per namespace with node id -1, which acquisitions lock, and the table's epoch
-   * row (namespace '', node id -1): when the table's state began. Rows are never deleted: an id's
+   * Besides, one row per namespace with node id -1, which acquisitions lock and which keeps the
+   * namespace's state (limits, id_rows, lost_until: see below). Rows are never deleted: an id's
    * row is its high-water mark, which must outlive its holders.
    *
    * The database's clock only. Every expiry is written as NOW + ttl and judged as expires_at <=
@@ -50,7 +55,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    *   2. One query for the candidates, answered inside the database however many ids there are:
    *      the free id this instance acquired last, the lowest free id with a row, the lowest id
    *      without a row (the first gap, one ordered pass over the namespace's rows), with NOW, the
-   *      epoch and the count of live leases; each among the ids the request allows (its fixed
+   *      count of live leases and what the loss rule needs; each among the ids the request allows (its fixed
    *      bits, mask and match, by the dialect's bit operators), so holders that fix different
    *      node fields contend for the same rows.
    *   3. A conditional UPDATE of the chosen row (still free by NOW?) or an INSERT of a new one (the
@@ -59,7 +64,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    *      run once more (the renewed id is no longer a candidate).
    *   4. What the row holds now (RETURNING; FINAL TABLE on H2; a SELECT in the same transaction on
    *      MariaDB/MySQL), then COMMIT.
-   * So an acquisition is a bounded number of statements (5 to 7, 9 in a rare race), never a walk
+   *   (One more UPDATE of the namespace's row when an id row is created, a loss is found or the
+   *   limits are recorded.)
+   * So an acquisition is a bounded number of statements (4 to 8, 10 in a rare race), never a walk
    * over the ids from the client, and no two transactions can take one id: the loser of a race on
    * the namespace's row waits for the winner's commit and then sees its row as taken. Deadlocks
    * cannot arise: each transaction locks the namespace's row first and then one id's row, and
@@ -86,17 +93,13 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * after it. A release replaces the holder's promise by what it really issued, never below the
    * prior mark.
    *
-   * A table that lost its rows. A holder that is still issuing under its deadline has a row; if the
-   * rows were deleted (by hand, a TRUNCATE, a table dropped and created again), a newcomer could
-   * not know the old holder's mark. As on Redis, an id without a row counts as used until one lease
-   * time (plus the default allowed skew of the old holders' clocks) after the epoch row's time, and
-   * the epoch row is written when missing: so the first holders of a new table, or of one that lost
-   * its rows, wait once, and a new namespace of a table in service does not. The old holder's
-   * renewal finds no row and fences at once. The wait is the newcomer's own ttl plus the default
-   * skew: an old holder with a longer ttl or a larger skew may issue past it (mixed ttl/skew after a
-   * TRUNCATE or DROP is out of reach), and deleting some rows while the epoch row stays defeats it
-   * altogether (the epoch is old); both are documented limits: leave the rows alone while
-   * holders run (releaseAbandoned is the way to free a dead holder's id).
+   * A table that lost its rows or went back (docs/design.md, "The jdbc: backend"). The acquisition
+   * distrusts the namespace's state when its newest write is older than its maxTtl, when id rows
+   * are missing (fewer than id_rows), or, for a new namespace, when the table has no recent write
+   * or only recent rows (new, truncated, recreated); it then sets lost_until = NOW + maxTtl +
+   * maxSkew + 1 s, after which every id taken starts. A renewal whose row's expiry is older than
+   * the one it last had confirmed finds the table restored: it raises lost_until and fences.
+   * Holders with other limits than the live ones are refused (LeaseTermsException).
    *
    * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
    * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),
@@ -109,12 +112,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * from piling up waiting statements in the database.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
-
-  /**
-   * Added to one lease time for an id without a row (see Rationale): LeaseOptions' default allowed
-   * skew, because the holders that may still be issuing were checked against it.
-   */
-  static final long LOSS_SLACK_MILLIS = 1_000;
 
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,255}");
   private static final int CLAIM_ATTEMPTS = 3;
@@ -175,12 +172,35 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     return namespace;
   }
 
-  /** What an acquisition or renewal found, before it becomes a {@link Lease}. */
-  private record Granted(long nodeId, long now, long expiresAt, long prior, boolean fresh) {}
+  /**
+   * What an acquisition found, before it becomes a {@link Lease}; loss: why it waits out a loss, or
+   * null; found: whether this acquisition found the loss (else an earlier one did).
+   */
+  private record Granted(
+      long nodeId, long now, long expiresAt, long prior, String loss, boolean found) {
+    Granted after(Judgment j) {
+      return new Granted(nodeId, now, expiresAt, prior, j.loss(), j.found());
+    }
+  }
+
+  /** The namespace's state, from its row (node id -1); null columns where none is recorded. */
+  private record Namespace(Long maxTtl, Long maxSkew, Long idRows, Long lostUntil) {}
 
   /** The answer of the candidate query. */
   private record Candidates(
-      long now, Long epoch, Long last, Long lowestFree, Long lowestNew, long held) {
+      long now,
+      Long last,
+      Long lowestFree,
+      Long lowestNew,
+      long held,
+      long idRows,
+      Long newest,
+      long live,
+      Long tableNewest,
+      Long tableStart,
+      long registryRows,
+      Long registryLostAt,
+      Long registryMaxTtl) {
     /** The id to take: the instance's last one if free, else the lowest free; null if none. */
     Long choice() {
       if (last != null) {
@@ -192,6 +212,19 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       return lowestNew == null ? lowestFree : Math.min(lowestFree, lowestNew);
     }
   }
+
+  /**
+   * What an acquisition makes of the namespace's state: why it was found lost (null if trusted),
+   * the state to keep, and whether it differs from the recorded one.
+   */
+  private record Judgment(
+      String loss,
+      boolean found,
+      long maxTtl,
+      long maxSkew,
+      long idRows,
+      Long lostUntil,
+      boolean changed) {}
 
   @Override
   public Lease acquire(AcquireRequest request) {
@@ -216,16 +249,16 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
             "the row of namespace " + namespace + " in " + describe() + " vanished; try again");
       }
     }
-    if (g.fresh()) {
+    if (g.loss() != null) {
       LOG.log(
-          Level.INFO,
-          "{0} of {1} has no epoch row or a recent one (a new table, or one that lost its rows):"
-              + " node id {2} of namespace {3} starts after {4}, one lease time after the table''s"
-              + " state began",
+          g.found() ? Level.WARNING : Level.INFO,
+          "namespace {0} in {1} of {2}: {3}; so that no holder the table forgot may still issue,"
+              + " node id {4} starts after {5}",
+          namespace,
           sql.table,
           describe(),
+          g.loss(),
           g.nodeId(),
-          namespace,
           Instant.ofEpochMilli(g.prior()));
     }
     return new Lease(
@@ -236,7 +269,17 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
   private Granted acquireIn(
       Database.Session s, AcquireRequest request, String namespace, String token, long ttl)
       throws SQLException {
-    if (s.queryOne(sql.lockNamespace, rs -> rs.getLong(1), namespace) == null) {
+    Namespace state =
+        s.queryOne(
+            sql.lockNamespace,
+            rs ->
+                new Namespace(
+                    Database.longOrNull(rs, 1),
+                    Database.longOrNull(rs, 2),
+                    Database.longOrNull(rs, 3),
+                    Database.longOrNull(rs, 4)),
+            namespace);
+    if (state == null) {
       return null;
     }
     long top = request.size() - 1;
@@ -244,6 +287,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     long match = request.match();
     long inv = ~mask & top;
     long promise = request.terms().mayIssueUntilMillis();
+    Judgment j = null;
     for (int attempt = 1; ; attempt++) {
       Candidates c =
           s.queryOne(
@@ -254,8 +298,15 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                       Database.longOrNull(rs, 2),
                       Database.longOrNull(rs, 3),
                       Database.longOrNull(rs, 4),
-                      Database.longOrNull(rs, 5),
-                      rs.getLong(6)),
+                      rs.getLong(5),
+                      rs.getLong(6),
+                      Database.longOrNull(rs, 7),
+                      rs.getLong(8),
+                      Database.longOrNull(rs, 9),
+                      Database.longOrNull(rs, 10),
+                      rs.getLong(11),
+                      Database.longOrNull(rs, 12),
+                      Database.longOrNull(rs, 13)),
               namespace,
               request.instance(),
               top,
@@ -276,7 +327,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               namespace,
               top,
               mask,
-              match);
+              match,
+              namespace);
+      if (j == null) {
+        j = judge(s, namespace, request, state, c);
+      }
       Long id = c.choice();
       if (id == null) {
         throw new NodeIdUnavailableException(
@@ -300,11 +355,16 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                 + " live leases)");
       }
       if (id.equals(c.lowestNew())) { // an id without a row (the others have one)
-        return insertNew(s, request, namespace, token, ttl, id, c);
+        Granted g = insertNew(s, request, namespace, token, ttl, id, j.lostUntil());
+        save(s, namespace, j, j.idRows() + 1);
+        return g.after(j);
       }
-      Granted g = claim(s, request, namespace, token, ttl, id, promise);
+      Granted g = claim(s, request, namespace, token, ttl, id, promise, j.lostUntil());
       if (g != null) {
-        return g;
+        if (j.changed()) {
+          save(s, namespace, j, j.idRows());
+        }
+        return g.after(j);
       }
       if (attempt == CLAIM_ATTEMPTS) {
         throw new NodeIdUnavailableException(
@@ -321,6 +381,101 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     }
   }
 
+  /**
+   * Whether the namespace's state can be trusted (docs/design.md, "The jdbc: backend"), and what it
+   * becomes: after a loss, lost_until covers every holder the table may have forgotten.
+   *
+   * @throws LeaseTermsException if the state is trusted, the request's limits differ from the
+   *     recorded ones and the namespace has live leases
+   */
+  private Judgment judge(
+      Database.Session s, String namespace, AcquireRequest request, Namespace st, Candidates c)
+      throws SQLException {
+    long now = c.now();
+    LeaseLimits asked = request.limits();
+    long askedTtl = asked.maxTtl().toMillis();
+    long askedSkew = asked.maxSkew().toMillis();
+    long recordedRows = st.idRows() == null ? 0 : st.idRows();
+    boolean limits = st.maxTtl() != null && st.maxSkew() != null;
+    boolean same = limits && st.maxTtl() == askedTtl && st.maxSkew() == askedSkew;
+    if (!same && limits && c.live() > 0) { // even in a state that may be stale: refusing is safe
+      throw new LeaseTermsException(
+          namespace,
+          describe(),
+          new LeaseLimits(Duration.ofMillis(st.maxTtl()), Duration.ofMillis(st.maxSkew())),
+          c.live(),
+          asked);
+    }
+    // the table is idle when no holder wrote for the longest maxTtl any holder of it asked before
+    // (this one's for a table without such a record)
+    long tableTtl = c.registryMaxTtl() == null ? askedTtl : c.registryMaxTtl();
+    long since = now;
+    String loss = null;
+    boolean found = true; // by this acquisition, not an earlier one
+    boolean tableLost = true; // a loss of the table's state, not only of this namespace's
+    if (c.registryRows() == 0) {
+      loss = "the table has no registry row (a new table, or one truncated or dropped and created)";
+    } else if (c.idRows() == 0 && recordedRows == 0) { // a namespace without id rows: by the table
+      if (c.tableNewest() == null) {
+        loss = "the table has no id rows (a new table, or one truncated or dropped and created)";
+      } else if (now - c.tableNewest() > tableTtl) {
+        loss =
+            "no write to the table for "
+                + (now - c.tableNewest())
+                + " ms, more than maxTtl (idle, or restored from an older backup)";
+      } else if (c.tableStart() != null && asked.lostUntilMillis(c.tableStart()) > now) {
+        loss =
+            "the table's rows began "
+                + (now - c.tableStart())
+                + " ms ago (a new table, or one truncated or dropped and created)";
+        since = c.tableStart();
+      }
+    } else if (!limits) {
+      loss = "its id rows have no recorded state (its namespace row deleted?)";
+      tableLost = false;
+    } else if (c.idRows() < recordedRows) {
+      loss = "id rows are missing (" + c.idRows() + " of " + recordedRows + ": deleted?)";
+      tableLost = false;
+    } else if (c.newest() == null || now - c.newest() > st.maxTtl()) {
+      loss =
+          "no write to the namespace for "
+              + (c.newest() == null ? "ever" : (now - c.newest()) + " ms")
+              + ", more than its maxTtl (idle, or restored from an older backup)";
+      // idle alone, or the whole table restored: then every namespace's holders were forgotten
+      Long others = s.queryOne(sql.othersNewest, rs -> Database.longOrNull(rs, 1), namespace);
+      tableLost = others == null || now - others > tableTtl;
+    }
+    if (loss != null && tableLost) {
+      LeaseTable.insertNamespaceRow(s, sql, "");
+      s.update(sql.registryLost, since);
+    }
+    if (c.registryMaxTtl() == null || c.registryMaxTtl() < askedTtl) {
+      s.update(sql.registryMaxTtl, askedTtl, askedTtl);
+    }
+    long lt = Math.max(askedTtl, st.maxTtl() == null ? 0 : st.maxTtl());
+    long ls = Math.max(askedSkew, st.maxSkew() == null ? 0 : st.maxSkew());
+    long slack = LeaseLimits.SLACK.toMillis();
+    if (loss == null && c.registryLostAt() != null && c.registryLostAt() + lt + ls + slack > now) {
+      loss =
+          "a loss of the table's state was found "
+              + (now - c.registryLostAt())
+              + " ms ago (holders of any namespace may have been forgotten)";
+      since = c.registryLostAt();
+      found = false;
+    }
+    if (loss == null) {
+      return new Judgment(null, false, askedTtl, askedSkew, recordedRows, st.lostUntil(), !same);
+    }
+    long bound = since + lt + ls + slack;
+    long lostUntil = st.lostUntil() == null ? bound : Math.max(st.lostUntil(), bound);
+    return new Judgment(loss, found, askedTtl, askedSkew, c.idRows(), lostUntil, true);
+  }
+
+  private void save(Database.Session s, String namespace, Judgment j, long idRows)
+      throws SQLException {
+    s.update(sql.saveNamespace, j.maxTtl(), j.maxSkew(), idRows, j.lostUntil(), namespace);
+  }
+
   /** Takes a free id's row; null if it is no longer free (its holder renewed it meanwhile). */
   private Granted claim(
       Database.Session s,
@@ -329,21 +484,24 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       String token,
       long ttl,
       long id,
-      long promise)
+      long promise,
+      Long lostUntil)
       throws SQLException {
-    Object[] args = {request.instance(), host, token, promise, promise, ttl, namespace, id};
+    long floor = lostUntil == null ? promise : Math.max(promise, lostUntil);
+    Object[] args = {
+      request.instance(), host, token, lostUntil, lostUntil, floor, floor, ttl, namespace, id
+    };
     String returning = sql.dialect.returning(sql.claim, LeaseSql.ACQUIRED);
     if (returning != null) {
-      return s.queryOne(
-          returning, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs, false), args);
+      return s.queryOne(returning, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs), args);
     }
     if (s.update(sql.claim, args) == 0) {
       return null;
     }
-    return readBack(s, namespace, id, false);
+    return readBack(s, namespace, id);
   }
 
-  /** Takes an id without a row: it counts as used until one lease time after the epoch. */
+  /** Takes an id without a row: it starts after lostUntil, if any. */
   private Granted insertNew(
       Database.Session s,
       AcquireRequest request,
@@ -351,40 +509,28 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       String token,
       long ttl,
       long id,
-      Candidates c)
+      Long lostUntil)
       throws SQLException {
-    Long epoch = c.epoch();
-    if (epoch == null) { // the epoch row was deleted: the table's state begins now
-      LeaseTable.insertNamespaceRow(s, sql, "");
-      epoch = s.queryOne(sql.epoch, rs -> rs.getLong(1));
-      if (epoch == null) {
-        throw new NodeIdUnavailableException(
-            "the epoch row of " + sql.table + " on " + describe() + " vanished; try again");
-      }
-    }
-    long prior = epoch + ttl + LOSS_SLACK_MILLIS;
-    boolean fresh = prior > c.now();
-    long highWater = Math.max(prior, request.terms().mayIssueUntilMillis());
-    Object[] args = {namespace, id, request.instance(), host, token, ttl, highWater, prior};
+    long promise = request.terms().mayIssueUntilMillis();
+    long highWater = lostUntil == null ? promise : Math.max(lostUntil, promise);
+    Object[] args = {namespace, id, request.instance(), host, token, ttl, highWater, lostUntil};
     String returning = sql.dialect.returning(sql.insert, LeaseSql.ACQUIRED);
     if (returning != null) {
-      return s.queryOne(
-          returning, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs, fresh), args);
+      return s.queryOne(returning, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs), args);
     }
     s.update(sql.insert, args);
-    return readBack(s, namespace, id, fresh);
+    return readBack(s, namespace, id);
   }
 
-  private Granted readBack(Database.Session s, String namespace, long id, boolean fresh)
-      throws SQLException {
+  private Granted readBack(Database.Session s, String namespace, long id) throws SQLException {
     return s.queryOne(
-        sql.readBack, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs, fresh), namespace, id);
+        sql.readBack, rs -> granted(id, rs.getLong(1), rs.getLong(2), rs), namespace, id);
   }
 
-  private static Granted granted(long id, long now, long expiresAt, ResultSet rs, boolean fresh)
+  private static Granted granted(long id, long now, long expiresAt, ResultSet rs)
       throws SQLException {
     Long prior = Database.longOrNull(rs, 3);
-    return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, fresh);
+    return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, null, false);
   }
 
   @Override
@@ -392,7 +538,14 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     long ttl = terms.ttl().toMillis();
     long promise = terms.mayIssueUntilMillis();
     Object[] args = {
-      ttl, promise, promise, lease.namespace(), lease.nodeId(), lease.instance(), lease.token()
+      ttl,
+      promise,
+      promise,
+      lease.namespace(),
+      lease.nodeId(),
+      lease.instance(),
+      lease.token(),
+      lease.expiresAtMillis()
     };
     long[] answer =
         db.call(
@@ -404,11 +557,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               if (returning != null) {
                 long[] row =
                     s.queryOne(returning, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, args);
-                return row != null ? row : whyNot(s, lease);
+                return row != null ? row : whyNot(s, lease, promise);
               }
               long[] r = s.updateReturningLastInsertId(sql.renew, args);
               if (r[0] == 0) {
-                return whyNot(s, lease);
+                return whyNot(s, lease, promise);
               }
               if (r[1] <= 0) { // never the database's clock: never taken as its time
                 throw new NodeIdUnavailableException(
@@ -431,8 +584,14 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
         lease.highWaterMillis());
   }
 
-  /** Why a renewal matched no row: always throws. */
-  private long[] whyNot(Database.Session s, Lease lease) throws SQLException {
+  /**
+   * Why a renewal matched no row: always throws. A row that still has this holder's token but an
+   * older expiry than the holder last had confirmed went back to an older state: the namespace's
+   * lost_until is raised to cover every holder the table may have forgotten, and the row is
+   * released keeping this holder's promise, so that it can lease again.
+   */
+  private long[] whyNot(Database.Session s, Lease lease, long promise) throws SQLException {
+    String[] rolledBack = {null};
     String why =
         s.queryOne(
             sql.holder,
@@ -440,6 +599,10 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               String token = rs.getString(3);
               if (token == null) {
                 return "released (by an operator, or by a release of this holder)";
+              }
+              if (token.equals(lease.token())) {
+                rolledBack[0] = Instant.ofEpochMilli(rs.getLong(4)).toString();
+                return null;
               }
               // taken after this lease expired, or after its row was deleted: a row alone
               // cannot tell which
@@ -453,12 +616,51 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
             },
             lease.namespace(),
             lease.nodeId());
-    throw new LeaseTakenException(
-        lease.namespace(),
-        lease.nodeId(),
-        why != null
-            ? why
-            : "its row in " + sql.table + " on " + describe() + " is gone (deleted by hand?)");
+    if (rolledBack[0] != null) {
+      long maxTtl = LeaseLimits.DEFAULT.maxTtl().toMillis();
+      long maxSkew = LeaseLimits.DEFAULT.maxSkew().toMillis();
+      long slack = LeaseLimits.SLACK.toMillis();
+      s.update(sql.rollBack, maxTtl, maxSkew, slack, maxTtl, maxSkew, slack, lease.namespace());
+      LeaseTable.insertNamespaceRow(s, sql, "");
+      Long now = s.queryOne(sql.clock, rs -> rs.getLong(1));
+      s.update(sql.registryLost, now);
+      s.update(
+          sql.releaseRolledBack,
+          promise,
+          promise,
+          lease.namespace(),
+          lease.nodeId(),
+          lease.instance(),
+          lease.token());
+      Long lostUntil =
+          s.queryOne(sql.lostUntil, rs -> Database.longOrNull(rs, 1), lease.namespace());
+      why =
+          "its row in "
+              + sql.table
+              + " on "
+              + describe()
+              + " went back to an older state (expiry "
+              + rolledBack[0]
+              + ", this holder had renewed it until "
+              + Instant.ofEpochMilli(lease.expiresAtMillis())
+              + "): the database was restored from an older backup or failed over to a replica"
+              + " behind it; newcomers start after "
+              + (lostUntil == null ? "?" : Instant.ofEpochMilli(lostUntil));
+    }
+    if (why == null) {
+      why = "its row in " + sql.table + " on " + describe() + " is gone (deleted by hand?)";
+    }
+    if (rolledBack[0] == null) {
+      // nobody may take, release or delete a lease before its expiry: if that happened, the table
+      // lost or went back, and holders of any namespace may have been forgotten
+      Long now = s.queryOne(sql.clock, rs -> rs.getLong(1));
+      if (now != null && now < lease.expiresAtMillis()) {
+        LeaseTable.insertNamespaceRow(s, sql, "");
+        s.update(sql.registryLost, now);
+        why += " before its expiry: the table lost or went back to an older state";
+      }
+    }
+    throw new LeaseTakenException(lease.namespace(), lease.nodeId(), why);
   }
 
   @Override
@@ -611,7 +813,31 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               r.expiresAtMillis(),
               r.highWaterMillis()));
     }
-    return new LeaseListing(now, leases);
+    Optional<NamespaceState> state =
+        db.call(
+            "the namespace's state",
+            5_000,
+            false,
+            s ->
+                s.queryOne(
+                    sql.namespaceState,
+                    rs -> {
+                      Long maxTtl = Database.longOrNull(rs, 1);
+                      Long maxSkew = Database.longOrNull(rs, 2);
+                      Long newest = Database.longOrNull(rs, 3);
+                      Long lostUntil = Database.longOrNull(rs, 4);
+                      return maxTtl == null || maxSkew == null || newest == null
+                          ? Optional.<NamespaceState>empty()
+                          : Optional.of(
+                              new NamespaceState(
+                                  new LeaseLimits(
+                                      Duration.ofMillis(maxTtl), Duration.ofMillis(maxSkew)),
+                                  newest,
+                                  lostUntil == null ? Long.MIN_VALUE : lostUntil));
+                    },
+                    namespace,
+                    namespace));
+    return new LeaseListing(now, leases, state == null ? Optional.empty() : state);
   }
 
   @Override

@@ -9,6 +9,11 @@ final class LeaseSql {
   /** Every column, in the DDL's order: what {@link #check} selects. */
   static final String COLUMNS =
       "namespace, node_id, instance, host, token, expires_at, high_water, prior_high_water,"
+          + " acquired_at, renewed_at, max_ttl, max_skew, id_rows, lost_until";
+
+  /** The columns of an id's row, which {@link #insert} writes. */
+  static final String ID_COLUMNS =
+      "namespace, node_id, instance, host, token, expires_at, high_water, prior_high_water,"
           + " acquired_at, renewed_at";
 
   final Dialect dialect;
@@ -20,33 +25,45 @@ final class LeaseSql {
   /** (namespace) Inserts the namespace's row (node id -1) unless it exists. */
   final String insertNamespaceRow;
 
-  /** The time of the table's epoch row (its state began). */
-  final String epoch;
-
-  /** (namespace) Locks the namespace's row until the transaction ends; no row if it is missing. */
+  /**
+   * (namespace) Locks the namespace's row until the transaction ends and reads its state: max_ttl,
+   * max_skew, id_rows, lost_until; no row if it is missing.
+   */
   final String lockNamespace;
 
   /**
+   * (max ttl, max skew, id rows, lost until, namespace) Writes the namespace's state to its row.
+   */
+  final String saveNamespace;
+
+  /**
    * (namespace, instance, size - 1, mask, match, namespace, size - 1, mask, match, inv, mask + 1,
-   * inv, match, namespace, size - 1, mask, match, namespace, size - 1, mask, match) One row: NOW;
-   * the table's epoch; the free id the instance acquired last; the lowest free id with a row; the
-   * lowest id without a row; the number of live leases. Every id counted is one the request allows,
-   * {@code 0 <= id < size} with {@code (id & mask) = match}; {@code inv} is {@code ~mask & (size -
-   * 1)}, its free bits. Free: released, or expired by NOW. The lowest id without a row is the first
-   * gap in one ordered pass over the namespace's allowed rows (the primary key's order, from the
-   * namespace's row -1, which stands before {@code match}), a window function rather than an
-   * anti-join, whose plan for a prepared statement can cost an index probe per row. The next
-   * allowed id after a row's {@code v} is {@code (((v & inv) + mask + 1) & inv) | match}: the free
-   * bits counted up by one (the carry runs through the fixed ones), the fixed ones put back; it is
-   * {@code match} after -1, and not above {@code v} past the last allowed id. No sum exceeds {@code
-   * size} and no operand is complemented in SQL, so MariaDB/MySQL's unsigned bit arithmetic gives
-   * the same answers.
+   * inv, match, namespace, size - 1, mask, match, namespace, size - 1, mask, match, namespace) One
+   * row: NOW; the free id the instance acquired last; the lowest free id with a row; the lowest id
+   * without a row; the number of live leases among them; then of the whole namespace, the number of
+   * its id rows, their newest write (renewed_at) and its live leases; and for a namespace without
+   * id rows only (else NULL), the newest write to any id row of the table and the oldest namespace
+   * row of the table (when the table's rows began), one scan each; whether the table's registry row
+   * (namespace {@code ''}, node id -1) exists, and its lost_until, the time a loss of the table's
+   * state was last found (every namespace's holders may have been forgotten then). Every id counted
+   * is one the request allows, {@code 0 <= id < size} with {@code (id & mask) = match}; {@code inv}
+   * is {@code ~mask & (size - 1)}, its free bits. Free: released, or expired by NOW. The lowest id
+   * without a row is the first gap in one ordered pass over the namespace's allowed rows (the
+   * primary key's order, from the namespace's row -1, which stands before {@code match}), a window
+   * function rather than an anti-join, whose plan for a prepared statement can cost an index probe
+   * per row. The next allowed id after a row's {@code v} is {@code (((v & inv) + mask + 1) & inv) |
+   * match}: the free bits counted up by one (the carry runs through the fixed ones), the fixed ones
+   * put back; it is {@code match} after -1, and not above {@code v} past the last allowed id. No
+   * sum exceeds {@code size} and no operand is complemented in SQL, so MariaDB/MySQL's unsigned bit
+   * arithmetic gives the same answers.
    */
   final String candidates;
 
   /**
-   * (instance, host, token, promise, promise, ttl, namespace, node id) Takes an id's row if it is
-   * still free; the previous high-water mark becomes the prior one.
+   * (instance, host, token, lost until, lost until, floor, floor, ttl, namespace, node id) Takes an
+   * id's row if it is still free: the previous high-water mark, or lost until if later (NULL for
+   * none), becomes the prior one; the high-water mark is at least the floor (the promise, and lost
+   * until).
    */
   final String claim;
 
@@ -63,10 +80,12 @@ final class LeaseSql {
   static final String ACQUIRED = "acquired_at, expires_at, prior_high_water";
 
   /**
-   * (ttl, promise, promise, namespace, node id, instance, token) Extends a lease and raises its
-   * high-water mark, if it is still this holder's; on MariaDB/MySQL NOW is also the statement's
-   * {@code LAST_INSERT_ID}, which comes back with its row count (or is read with {@code SELECT
-   * LAST_INSERT_ID()} where a trigger on the table kept it from coming back).
+   * (ttl, promise, promise, namespace, node id, instance, token, confirmed expiry) Extends a lease
+   * and raises its high-water mark, if it is still this holder's and its expiry is not older than
+   * the one the holder last had confirmed (else the row went back: see {@link #rollBack}); on
+   * MariaDB/MySQL NOW is also the statement's {@code LAST_INSERT_ID}, which comes back with its row
+   * count (or is read with {@code SELECT LAST_INSERT_ID()} where a trigger on the table kept it
+   * from coming back).
    */
   final String renew;
 
@@ -100,6 +119,40 @@ final class LeaseSql {
   /** (namespace, node id) Releases an expired lease, keeping its high-water mark. */
   final String releaseExpired;
 
+  /**
+   * (default max ttl, default max skew, slack, default max ttl, default max skew, slack, namespace)
+   * After a renewal found its row gone back to an older state: the namespace's lost_until becomes
+   * NOW + max_ttl + max_skew + slack (the defaults where none are recorded), never lower.
+   */
+  final String rollBack;
+
+  /**
+   * (promise, promise, namespace, node id, instance, token) Ends a lease whose row went back to an
+   * older state: the high-water mark becomes at least the holder's promise.
+   */
+  final String releaseRolledBack;
+
+  /** (namespace) The namespace's lost_until. */
+  final String lostUntil;
+
+  /**
+   * (time) The registry row's lost_until becomes the time: a loss of the table's state was found,
+   * and holders of any namespace may have been forgotten then. The row exists (inserted first).
+   */
+  final String registryLost;
+
+  /** (max ttl, max ttl) Raises the registry row's max_ttl, the longest any holder asked. */
+  final String registryMaxTtl;
+
+  /** (namespace) The newest write to an id row of another namespace than this one. */
+  final String othersNewest;
+
+  /**
+   * (namespace, namespace) For operators: the namespace's max_ttl, max_skew, newest write to its id
+   * rows and lost_until; no row if it has no namespace row.
+   */
+  final String namespaceState;
+
   LeaseSql(Dialect dialect, String table) {
     this.dialect = dialect;
     this.table = table;
@@ -107,18 +160,21 @@ final class LeaseSql {
     String free = "(token IS NULL OR expires_at <= " + now + ")";
     check = "SELECT " + COLUMNS + " FROM " + table + " WHERE 1 = 0";
     insertNamespaceRow = dialect.insertNamespaceRow(table);
-    epoch = "SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1";
     lockNamespace =
-        "SELECT node_id FROM " + table + " WHERE namespace = ? AND node_id = -1 FOR UPDATE";
+        "SELECT max_ttl, max_skew, id_rows, lost_until FROM "
+            + table
+            + " WHERE namespace = ? AND node_id = -1 FOR UPDATE";
+    saveNamespace =
+        "UPDATE "
+            + table
+            + " SET max_ttl = ?, max_skew = ?, id_rows = ?, lost_until = ?"
+            + " WHERE namespace = ? AND node_id = -1";
     String p = dialect.longParam();
     String allowed = dialect.bitAnd("node_id", p) + " = " + p;
     String next = dialect.bitOr(dialect.bitAnd(dialect.bitAnd("node_id", p) + " + " + p, p), p);
     candidates =
         "SELECT "
             + now
-            + ", (SELECT acquired_at FROM "
-            + table
-            + " WHERE namespace = '' AND node_id = -1)"
             + ", (SELECT node_id FROM "
             + table
             + " WHERE namespace = ? AND instance = ? AND node_id BETWEEN 0 AND ? AND "
@@ -148,14 +204,33 @@ final class LeaseSql {
             + allowed
             + " AND token IS NOT NULL AND expires_at > "
             + now
-            + ")";
+            + "), n.id_rows, n.newest, n.live, CASE WHEN n.id_rows = 0 THEN (SELECT MAX(renewed_at)"
+            + " FROM "
+            + table
+            + " WHERE node_id >= 0) END, CASE WHEN n.id_rows = 0 THEN (SELECT MIN(acquired_at) FROM "
+            + table
+            + " WHERE node_id = -1) END, (SELECT COUNT(*) FROM "
+            + table
+            + " WHERE namespace = '' AND node_id = -1), (SELECT lost_until FROM "
+            + table
+            + " WHERE namespace = '' AND node_id = -1), (SELECT max_ttl FROM "
+            + table
+            + " WHERE namespace = '' AND node_id = -1)"
+            + " FROM (SELECT COUNT(*) AS id_rows, MAX(renewed_at) AS newest,"
+            + " SUM(CASE WHEN token IS NOT NULL AND expires_at > "
+            + now
+            + " THEN 1 ELSE 0 END) AS live FROM "
+            + table
+            + " WHERE namespace = ? AND node_id >= 0) n";
     // prior_high_water is assigned first: MySQL assigns left to right, so a later assignment would
     // read the new high_water there (and the old one elsewhere).
     claim =
         "UPDATE "
             + table
-            + " SET instance = ?, host = ?, token = ?, prior_high_water = high_water,"
-            + " high_water = GREATEST(COALESCE(high_water, ?), ?), expires_at = "
+            + " SET instance = ?, host = ?, token = ?,"
+            + " prior_high_water = GREATEST(COALESCE(high_water, ?), COALESCE(?, high_water)),"
+            + " high_water = GREATEST(COALESCE(high_water, ?), ?),"
+            + " expires_at = "
             + now
             + " + ?, acquired_at = "
             + now
@@ -167,7 +242,7 @@ final class LeaseSql {
         "INSERT INTO "
             + table
             + " ("
-            + COLUMNS
+            + ID_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, "
             + now
             + " + ?, ?, ?, "
@@ -184,7 +259,7 @@ final class LeaseSql {
             + now
             + " + ?, high_water = GREATEST(COALESCE(high_water, ?), ?), renewed_at = "
             + renewedAt
-            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
+            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ? AND expires_at >= ?";
     release =
         "UPDATE "
             + table
@@ -220,5 +295,36 @@ final class LeaseSql {
             + now
             + " WHERE namespace = ? AND node_id = ? AND token IS NOT NULL AND expires_at <= "
             + now;
+    String bound = now + " + COALESCE(max_ttl, ?) + COALESCE(max_skew, ?) + ?";
+    rollBack =
+        "UPDATE "
+            + table
+            + " SET lost_until = GREATEST(COALESCE(lost_until, "
+            + bound
+            + "), "
+            + bound
+            + ") WHERE namespace = ? AND node_id = -1";
+    releaseRolledBack =
+        "UPDATE "
+            + table
+            + " SET token = NULL, expires_at = NULL,"
+            + " high_water = GREATEST(COALESCE(high_water, ?), ?), renewed_at = "
+            + now
+            + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
+    lostUntil = "SELECT lost_until FROM " + table + " WHERE namespace = ? AND node_id = -1";
+    registryLost = "UPDATE " + table + " SET lost_until = ? WHERE namespace = '' AND node_id = -1";
+    registryMaxTtl =
+        "UPDATE "
+            + table
+            + " SET max_ttl = ? WHERE namespace = '' AND node_id = -1 AND (max_ttl IS NULL OR"
+            + " max_ttl < ?)";
+    othersNewest =
+        "SELECT MAX(renewed_at) FROM " + table + " WHERE node_id >= 0 AND namespace <> ?";
+    namespaceState =
+        "SELECT max_ttl, max_skew, (SELECT MAX(renewed_at) FROM "
+            + table
+            + " WHERE namespace = ? AND node_id >= 0), lost_until FROM "
+            + table
+            + " WHERE namespace = ? AND node_id = -1";
   }
 }

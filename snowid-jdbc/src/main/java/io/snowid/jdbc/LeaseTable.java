@@ -4,8 +4,7 @@ import java.sql.SQLException;
 
 /**
  * Makes sure the lease table is there and is snowid's, creating it when the URI allows ({@code
- * create=true}), and that it has its epoch row (when its state began: see {@link
- * JdbcLeaseCoordinator}).
+ * create=true}).
  */
 final class LeaseTable {
   private LeaseTable() {}
@@ -51,7 +50,6 @@ final class LeaseTable {
           if (db.dialect() == Dialect.MARIADB) {
             checkEngine(s, db, settings, ddl);
           }
-          insertNamespaceRow(s, sql, "");
           return null;
         });
   }
@@ -98,10 +96,10 @@ final class LeaseTable {
   }
 
   /**
-   * Inserts the row of a namespace ({@code ""}: the table's epoch row) unless it exists; a unique
-   * violation means another holder inserted it at the same time, which is as good; so does a
-   * serialization failure (PostgreSQL's ON CONFLICT under REPEATABLE READ or SERIALIZABLE, when the
-   * row another holder just inserted is not in the statement's snapshot).
+   * Inserts the row of a namespace unless it exists; a unique violation means another holder
+   * inserted it at the same time, which is as good; so does a serialization failure (PostgreSQL's
+   * ON CONFLICT under REPEATABLE READ or SERIALIZABLE, when the row another holder just inserted is
+   * not in the statement's snapshot).
    */
   static void insertNamespaceRow(Database.Session s, LeaseSql sql, String namespace)
       throws SQLException {

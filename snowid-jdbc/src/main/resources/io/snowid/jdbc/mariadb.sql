@@ -1,9 +1,10 @@
 -- snowid's lease table for MariaDB and MySQL: InnoDB, which has the row locks and transactions it
 -- needs, and a binary collation, so that names compare exactly. One row per node id of a
--- namespace, plus a row per namespace (node_id -1: acquisitions of the namespace lock it) and the
--- table's epoch row (namespace '', node_id -1: when its state began). Times are Unix
--- milliseconds: expires_at, acquired_at and renewed_at by the database's clock; high_water and
--- prior_high_water are ID times reported by the holders.
+-- namespace, plus a row per namespace (node_id -1: acquisitions of the namespace lock it; it
+-- holds the namespace's limits max_ttl and max_skew, the number of id rows its acquisitions
+-- created, and lost_until). Times are Unix milliseconds: expires_at, acquired_at and renewed_at by the
+-- database's clock; high_water, prior_high_water and lost_until are ID times reported by the
+-- holders; max_ttl and max_skew are durations.
 CREATE TABLE IF NOT EXISTS snowid_leases (
   namespace        VARCHAR(255) NOT NULL,
   node_id          BIGINT       NOT NULL,
@@ -15,5 +16,9 @@ CREATE TABLE IF NOT EXISTS snowid_leases (
   prior_high_water BIGINT,
   acquired_at      BIGINT       NOT NULL,
   renewed_at       BIGINT       NOT NULL,
+  max_ttl          BIGINT,
+  max_skew         BIGINT,
+  id_rows          BIGINT,
+  lost_until       BIGINT,
   PRIMARY KEY (namespace, node_id)
 ) ENGINE = InnoDB CHARACTER SET ascii COLLATE ascii_bin;

@@ -45,7 +45,7 @@ class JdbcModulePathTest {
         public static void main(String[] args) throws Exception {
           String url = "jdbc:h2:mem:modules;DB_CLOSE_DELAY=-1";
           try (Snowflake gen =
-              Snowflake.builder().nodeSource(url + "?create=true&namespace=m&ttl=1s").build()) {
+              Snowflake.builder().nodeSource(url + "?create=true&namespace=m&ttl=1s&maxTtl=1s&maxSkew=1s").build()) {
             System.out.println(gen.nodeStatus().source().replaceAll(" node id .*", "") + " "
                 + (gen.nextId() > 0));
           }

@@ -49,11 +49,8 @@ class JdbcMultiProcessTest {
     h2 = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
     String url = "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/mem:fleet;DB_CLOSE_DELAY=-1";
     JdbcLeaseCoordinator.open(url + "?table=" + table + "&create=true").close();
-    try (var c = java.sql.DriverManager.getConnection(url);
-        var s = c.createStatement()) {
-      s.execute("UPDATE " + table + " SET acquired_at = acquired_at - 3600000");
-    }
-    return url + "?table=" + table + "&namespace=fleet&ttl=2s";
+    // a new table: its first holders wait out a loss, maxTtl + 2 × maxSkew + 1 s = 5 s
+    return url + "?table=" + table + "&namespace=fleet&ttl=2s&maxTtl=2s&maxSkew=1s";
   }
 
   @ParameterizedTest

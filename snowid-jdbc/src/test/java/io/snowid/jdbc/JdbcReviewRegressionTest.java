@@ -194,33 +194,29 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * A documented limit, pinned so it cannot change unnoticed (README, docs/design.md): after a
-   * TRUNCATE the next holder of an id waits its own ttl plus 1 s from the new epoch, not the ttl of
-   * the holder that lost its row; a holder with a longer ttl may issue past that start. The test
-   * fails when the rule changes; the docs must change with it.
+   * Mixed limits after a TRUNCATE: the holder that lost its row leased with ttl 30 s (maxTtl 30 s);
+   * the next holder, whose own ttl is 2 s, still starts after the truncate + maxTtl + maxSkew + 1 s
+   * (36 s), past everything the old holder may issue. (It started ttl + 1 s after the table's epoch
+   * row before, and the old holder could issue past it.)
    */
   @ParameterizedTest
   @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
-  void acquire_truncatedUnderALongerTtlHolder_waitsOnlyItsOwnTtl_documentedLimit(
-      TestDatabase database) throws SQLException {
+  void acquire_truncatedUnderALongerTtlHolder_waitsOutMaxTtlAndMaxSkew(TestDatabase database)
+      throws SQLException {
     db = database;
     database.createInService(table);
     JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(database.uri(table, ""));
     opened.add(c);
     LeaseTerms longer = terms(30_000);
     c.acquire(new AcquireRequest("limit", 1, "old", longer));
-    database.execute("DELETE FROM " + table);
+    long truncated = committed("SELECT " + Dialect.ofUrl(database.url()).now);
+    database.execute("TRUNCATE TABLE " + table);
 
     Lease next = c.acquire(request("limit", 1, "next", 2_000));
 
-    long epoch = committedEpoch();
     assertThat(next.highWaterMillis())
-        .isEqualTo(epoch + 2_000 + JdbcLeaseCoordinator.LOSS_SLACK_MILLIS)
-        .isLessThan(longer.mayIssueUntilMillis());
-  }
-
-  private long committedEpoch() throws SQLException {
-    return committed("SELECT acquired_at FROM " + table + " WHERE namespace = '' AND node_id = -1");
+        .isGreaterThanOrEqualTo(truncated + 30_000 + 5_000 + 1_000)
+        .isGreaterThan(longer.mayIssueUntilMillis());
   }
 
   /**

@@ -135,6 +135,37 @@ final class PrivatePostgres implements AutoCloseable {
     }
   }
 
+  /** {@code pg_dump} of one table of the database {@code postgres} into a file of this cluster. */
+  Path dump(String table) throws IOException, InterruptedException {
+    Path file = dir.resolve(table + ".sql");
+    run(
+        "pg_dump",
+        "-h",
+        "127.0.0.1",
+        "-p",
+        Integer.toString(port),
+        "-U",
+        "postgres",
+        "-d",
+        "postgres",
+        "-t",
+        table,
+        "-f",
+        file.toString());
+    return file;
+  }
+
+  /** Drops the table and restores it from a {@link #dump}, as an operator's restore would. */
+  void restore(String table, Path dump) throws IOException, InterruptedException {
+    String[] connect = {"-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres"};
+    List<String> drop = new ArrayList<>(List.of(connect));
+    drop.addAll(List.of("-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", "DROP TABLE " + table));
+    run("psql", drop.toArray(new String[0]));
+    List<String> load = new ArrayList<>(List.of(connect));
+    load.addAll(List.of("-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-f", dump.toString()));
+    run("psql", load.toArray(new String[0]));
+  }
+
   /** {@code pg_ctl status}: 0 while the server runs, 3 when it does not. */
   private boolean running() throws IOException, InterruptedException {
     Process p =
@@ -161,7 +192,17 @@ final class PrivatePostgres implements AutoCloseable {
     if (asPostgres) {
       command.addAll(List.of("runuser", "-u", "postgres", "--"));
     }
-    command.add(bin.resolve(tool).toString());
+    Path path = bin.resolve(tool);
+    // pg_ctl's directory may hold a link to it alone (/usr/local/bin): then the client tools are
+    // beside the real one
+    if (!Files.isExecutable(path)) {
+      try {
+        path = bin.resolve("pg_ctl").toRealPath().resolveSibling(tool);
+      } catch (IOException e) {
+        path = Paths.get(tool);
+      }
+    }
+    command.add(path.toString());
     command.addAll(List.of(args));
     return command;
   }

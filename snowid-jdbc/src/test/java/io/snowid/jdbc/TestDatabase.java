@@ -79,15 +79,45 @@ enum TestDatabase {
 
   /**
    * Creates a lease table (through the coordinator, with create=true) and puts it in service, as a
-   * table that has been used for an hour: its first holders do not wait one lease time (the tests
-   * of a new table cover that wait).
+   * table that has been used for an hour and written just now: its registry row (namespace {@code
+   * ''}: no loss found, the default maxTtl asked before), a namespace {@code in-service} created an
+   * hour ago with the default limits, and its one id row, released, renewed now. The first holders
+   * of a new namespace do not wait then (the tests of a new table cover that wait), as long as some
+   * row of the table was written within maxTtl (30 s by default).
    */
   void createInService(String table) {
     JdbcLeaseCoordinator.open(uri(table, "&create=true")).close();
+    String now = Dialect.ofUrl(url).now;
     execute(
-        "UPDATE "
+        "INSERT INTO "
             + table
-            + " SET acquired_at = acquired_at - 3600000 WHERE namespace = '' AND node_id = -1");
+            + " ("
+            + LeaseSql.COLUMNS
+            + ") VALUES ('', -1, '', '', NULL, NULL, NULL, NULL, "
+            + now
+            + " - 3600000, "
+            + now
+            + " - 3600000, 30000, NULL, NULL, NULL)",
+        "INSERT INTO "
+            + table
+            + " ("
+            + LeaseSql.COLUMNS
+            + ") VALUES ('in-service', -1, '', '', NULL, NULL, NULL, NULL, "
+            + now
+            + " - 3600000, "
+            + now
+            + " - 3600000, 30000, 5000, 1, NULL)",
+        "INSERT INTO "
+            + table
+            + " ("
+            + LeaseSql.COLUMNS
+            + ") VALUES ('in-service', 0, 'someone', 'somewhere', NULL, NULL, "
+            + now
+            + " - 3600000, NULL, "
+            + now
+            + " - 3600000, "
+            + now
+            + ", NULL, NULL, NULL, NULL)");
   }
 
   void drop(String table) {

@@ -16,14 +16,18 @@ import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseLimits;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
+import io.snowid.lease.LeaseTermsException;
+import io.snowid.lease.NamespaceState;
 import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -44,12 +48,13 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * Keys. Every key of a prefix (default "snowid") shares the hash tag {PREFIX}, so the keys
    * live in one slot and every script also runs on Redis Cluster (a script may touch the keys of
    * one slot only). The lease traffic is small (one script per holder every ttl/3), so one shard
-   * carries it easily; in exchange, one epoch key can cover every namespace of the prefix:
+   * carries it easily; in exchange, one key can tell the newest write to any namespace:
    *
    *   {P}:NS:ids    hash    id -> "instance token expiresAt highWater base" ("-" for none)
    *   {P}:NS:held   zset    id -> expiresAt, the ids whose record has a token
    *   {P}:NS:last   hash    instance -> the id it took last (at most one entry per record)
-   *   {P}:epoch     string  Redis's time when the state of this prefix began
+   *   {P}:NS:state  hash    the namespace's limits, newest write, record count, lostUntil
+   *   {P}:registry  hash    the newest write to any namespace of the prefix; lostAt
    *
    * One round trip per call. Each call is one EVALSHA of a script that reads Redis's TIME, judges
    * and writes atomically. The SHA-1 is computed here, so the first call is an EVALSHA as well;
@@ -80,21 +85,17 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * mark in it is in everyone's past. That is when ids, held and last expire (every write pushes
    * the expiry forward, never back): nothing of a released or abandoned namespace stays behind.
    *
-   * A Redis that lost its data. A server restarted without persistence (or flushed, or failed
-   * over to a replica that never saw the writes) has no record of ids that live holders are
-   * still issuing under until their deadlines, at most one lease time later. A record cannot tell
-   * "never used" from "lost", so the prefix has an epoch key, written when it is missing: an id
-   * without a record gets base = epoch + ttl + LOSS_SLACK, i.e. a newcomer waits out one lease
-   * time (plus the default allowed skew of the old holders' clocks) after the state began, and
-   * once that is past, a never-used id is free at once. So only the first holders after a loss
-   * (or of a new prefix) wait; a new namespace in a registry in service does not. The epoch lives
-   * 7 days after the prefix's last call, longer than any record; when it is gone too, the next
-   * holder waits once. An old holder's own renewal then finds no record and no epoch and fences
-   * at once (LeaseTakenException), then acquires again like any newcomer. Deleting or evicting
-   * keys of a namespace by hand while the epoch stays defeats this: noeviction, and hands off.
+   * A Redis that lost or rolled back its data (docs/design.md, "A registry that lost its
+   * state"). The acquire script distrusts a prefix without a write for the asked maxTtl (it sets
+   * lostAt: every namespace's newcomers wait from then, also one that looks new), and a namespace
+   * without a write for its maxTtl or with fewer records than it created; every id taken starts
+   * after lostUntil = the loss + maxTtl + maxSkew + slack (the larger of the recorded and the asked
+   * limits). A renewal whose record's expiry is older than the one it last confirmed finds Redis
+   * rolled back: it sets lostAt and lostUntil, and fences. A holder with other limits than the
+   * live ones is refused (LeaseTermsException).
    *
    * What Redis cannot promise. Replication is asynchronous: a replica promoted after a failover
-   * may miss the newest grants while it has the epoch, and hand a held id out again. wait=N
+   * may miss the newest grants while it has recent writes, and hand a held id out again. wait=N
    * makes a grant or renewal count only once N replicas acknowledged it (WAIT, pipelined);
    * what remains is a failover to a replica that had not acknowledged yet (Redis does not
    * promise it picks the most up-to-date one; Sentinel and Cluster mostly do) and a restart of
@@ -119,12 +120,6 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
    * queued acquisition cannot reach Redis minutes later.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.redis");
-
-  /**
-   * Added to one lease time for an id without a record (see Rationale): LeaseOptions' default
-   * allowed skew, because the holders that may still be issuing were checked against it.
-   */
-  static final long LOSS_SLACK_MILLIS = 1_000;
 
   /**
    * The most ids a namespace may have: the acquire script counts them in Lua's numbers, doubles,
@@ -277,7 +272,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     }
     String tag = "{" + settings.prefix() + "}:";
     String ns = tag + namespace + ":";
-    return new String[] {ns + "ids", ns + "held", ns + "last", tag + "epoch"};
+    return new String[] {ns + "ids", ns + "held", ns + "last", ns + "state", tag + "registry"};
   }
 
   @Override
@@ -304,7 +299,9 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             token,
             Long.toString(ttl),
             Long.toString(terms.mayIssueUntilMillis()),
-            Long.toString(LOSS_SLACK_MILLIS));
+            Long.toString(request.limits().maxTtl().toMillis()),
+            Long.toString(request.limits().maxSkew().toMillis()),
+            Long.toString(LeaseLimits.SLACK.toMillis()));
     if (r.status().equals("full")) {
       throw new NodeIdUnavailableException(
           "all "
@@ -317,6 +314,14 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
               + " are held ("
               + r.text(1)
               + " live leases)");
+    }
+    if (r.status().equals("terms")) {
+      throw new LeaseTermsException(
+          request.namespace(),
+          describe(),
+          new LeaseLimits(Duration.ofMillis(r.number(1)), Duration.ofMillis(r.number(2))),
+          r.number(3),
+          request.limits());
     }
     r.expect("ok");
     Lease lease =
@@ -332,15 +337,17 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       releaseQuietly(lease);
       throw r.notReplicated("grant of node id " + lease.nodeId());
     }
-    if (r.text(5).equals("1")) {
+    if (!r.text(5).isEmpty()) {
       LOG.log(
-          Level.INFO,
-          "{1} had no snowid state (new, unused for 7 days, or Redis lost its data): node id {2}"
-              + " of namespace {0} starts after {3}, one lease time from now",
+          r.text(6).equals("1") ? Level.WARNING : Level.INFO,
+          "namespace {0} on {1}: {2}; so no holder it forgot may still issue, node id {3}"
+              + " starts after {4} (maxTtl + maxSkew + 1s after the loss was found: {5})",
           request.namespace(),
           describe(),
+          r.text(5),
           lease.nodeId(),
-          Instant.ofEpochMilli(lease.highWaterMillis()));
+          Instant.ofEpochMilli(lease.highWaterMillis()),
+          request.limits());
     }
     return lease;
   }
@@ -378,16 +385,35 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             Long.toString(lease.nodeId()),
             lease.token(),
             Long.toString(ttl),
-            Long.toString(terms.mayIssueUntilMillis()));
+            Long.toString(terms.mayIssueUntilMillis()),
+            Long.toString(lease.expiresAtMillis()),
+            Long.toString(LeaseLimits.SLACK.toMillis()));
     switch (r.status()) {
+      case "rolledback" ->
+          throw new LeaseTakenException(
+              lease.namespace(),
+              lease.nodeId(),
+              "its record on "
+                  + describe()
+                  + " went back to an older state (expiry "
+                  + Instant.ofEpochMilli(r.number(1))
+                  + ", this holder had renewed it until "
+                  + Instant.ofEpochMilli(lease.expiresAtMillis())
+                  + "): Redis restarted from an older snapshot or failed over to a replica behind"
+                  + " it; newcomers start after "
+                  + Instant.ofEpochMilli(r.number(2)));
       case "lost" ->
           throw new LeaseTakenException(
               lease.namespace(),
               lease.nodeId(),
-              describe() + " has no state for the namespace: Redis restarted empty or was flushed");
+              describe()
+                  + " has no state for the namespace: Redis restarted empty or was flushed"
+                  + r.text(1));
       case "gone" ->
           throw new LeaseTakenException(
-              lease.namespace(), lease.nodeId(), "its record is gone from " + describe());
+              lease.namespace(),
+              lease.nodeId(),
+              "its record is gone from " + describe() + r.text(1));
       case "taken" -> throw new LeaseTakenException(lease.namespace(), lease.nodeId(), r.text(1));
       default -> r.expect("ok");
     }
@@ -425,7 +451,18 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     Reply r = run(LeaseScript.LIST, keys(namespace), OPERATOR_BOUND_MILLIS, false);
     long now = r.number(0);
     TreeMap<Long, LeaseInfo> byId = new TreeMap<>();
-    for (int i = 1; i + 1 < r.size(); i += 2) {
+    Optional<NamespaceState> namespaceState = Optional.empty();
+    if (!r.text(1).equals("-") && !r.text(2).equals("-") && !r.text(3).equals("-")) {
+      namespaceState =
+          Optional.of(
+              new NamespaceState(
+                  new LeaseLimits(
+                      Duration.ofMillis(number(r.text(1), r)),
+                      Duration.ofMillis(number(r.text(2), r))),
+                  number(r.text(3), r),
+                  number(r.text(4), r)));
+    }
+    for (int i = 5; i + 1 < r.size(); i += 2) {
       long id;
       try {
         id = Long.parseLong(r.text(i));
@@ -444,7 +481,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
               : expires <= now ? LeaseInfo.State.EXPIRED : LeaseInfo.State.HELD;
       byId.put(id, new LeaseInfo(namespace, id, f[0], "", state, expires, number(f[3], r)));
     }
-    return new LeaseListing(now, List.copyOf(byId.values()));
+    return new LeaseListing(now, List.copyOf(byId.values()), namespaceState);
   }
 
   /**

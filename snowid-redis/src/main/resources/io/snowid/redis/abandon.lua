@@ -16,4 +16,5 @@ if expires and expires > now then
 end
 redis.call('HSET', KEYS[1], ARGV[1], record(f[1], '-', nil, num(f[4]), nil))
 redis.call('ZREM', KEYS[2], ARGV[1])
+wrote()
 return {'ok'}

@@ -16,4 +16,5 @@ if issued and (not hw or issued > hw) then
 end
 redis.call('HSET', KEYS[1], ARGV[1], record(f[1], '-', nil, hw, nil))
 redis.call('ZREM', KEYS[2], ARGV[1])
+wrote()
 return 1

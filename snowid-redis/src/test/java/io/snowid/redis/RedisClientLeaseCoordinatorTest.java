@@ -1,14 +1,11 @@
 package io.snowid.redis;
 
 import io.lettuce.core.RedisClient;
-import io.snowid.lease.AcquireRequest;
-import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
-import io.snowid.lease.LeaseTerms;
 import io.snowid.testkit.LeaseCoordinatorContract;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -23,20 +20,14 @@ class RedisClientLeaseCoordinatorTest extends LeaseCoordinatorContract {
   private static RedisClient client;
 
   @BeforeAll
-  static void openTheApplicationsClient() throws InterruptedException {
+  static void openTheApplicationsClient() {
     client = RedisClient.create(TestRedis.shared().uri());
-    // in service first, as RedisLeaseCoordinatorTest explains
-    try (LeaseCoordinator c = RedisLeaseProvider.open(client, "prefix=" + PREFIX)) {
-      long now = System.currentTimeMillis();
-      Lease first =
-          c.acquire(
-              new AcquireRequest(
-                  "in-service", 1, "first", new LeaseTerms(Duration.ofSeconds(2), now, now)));
-      c.release(first, Long.MIN_VALUE);
-      while (System.currentTimeMillis() <= first.highWaterMillis()) {
-        Thread.sleep(50);
-      }
-    }
+  }
+
+  /** In service, as RedisLeaseCoordinatorTest explains. */
+  @BeforeEach
+  void putThePrefixInService() {
+    TestRedis.shared().putInService("redis://x?prefix=" + PREFIX);
   }
 
   @Override

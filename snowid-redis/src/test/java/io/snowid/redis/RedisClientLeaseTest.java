@@ -41,13 +41,14 @@ class RedisClientLeaseTest {
   void generator_onTheApplicationsClient_leasesUnderThePrefixAndLeavesTheClientOpen() {
     LeaseOptions options =
         LeaseOptions.parse(
-            "redis-connection?namespace=orders&ttl=1s", new RedisLeaseProvider().defaultTtl());
+            "redis-connection?namespace=orders&ttl=1s&maxTtl=1s&maxSkew=1s",
+            new RedisLeaseProvider().defaultTtl());
     try (LeaseCoordinator coordinator = RedisLeaseProvider.open(client, "prefix=" + prefix);
         NodeLease lease =
             LeaseCoordinators.lease(
                 coordinator, options, Layout.twitter(), Map.of(), TimeSource.monotonic());
         Snowflake ids = Snowflake.builder().lease(lease).build()) {
-      long id = ids.nextId(); // a new prefix: about one lease time (1 s) + 1 s after the start
+      long id = ids.nextId(); // a new prefix: maxTtl + 2 maxSkew + 1 s = 4 s after the start
 
       assertThat(ids.nodeStatus().held()).isTrue();
       assertThat(Layout.twitter().decode(id).fields()).isEqualTo(ids.node());

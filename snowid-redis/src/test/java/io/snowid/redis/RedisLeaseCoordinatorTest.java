@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -27,28 +27,18 @@ import org.junit.jupiter.api.Test;
  * 127.0.0.1:6379, opened by URI through {@link java.util.ServiceLoader}. The class has a key prefix
  * of its own (each test a namespace of its own), deleted afterwards.
  *
- * <p>The prefix is put in service first, as a registry in production is: its first holder waits one
- * lease time (it cannot tell a new registry from one that lost its data), which {@code
- * RedisLeaseRecoveryTest} covers; the contract is about a registry in service.
+ * <p>The prefix is put in service before each test, as a registry in production is: the first
+ * holder of a new prefix waits out a loss (it cannot tell a new registry from one that lost its
+ * data), which {@code RedisLeaseRecoveryTest} covers; the contract is about a registry in service.
  */
 @Tag("integration")
 class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
   private static final String URI =
       TestRedis.shared().uri() + "?prefix=" + TestRedis.uniquePrefix();
 
-  @BeforeAll
-  static void putThePrefixInService() throws InterruptedException {
-    try (LeaseCoordinator c = LeaseCoordinators.open(URI)) {
-      long now = System.currentTimeMillis();
-      Lease first =
-          c.acquire(
-              new AcquireRequest(
-                  "in-service", 1, "first", new LeaseTerms(Duration.ofSeconds(2), now, now)));
-      c.release(first, Long.MIN_VALUE);
-      while (System.currentTimeMillis() <= first.highWaterMillis()) {
-        Thread.sleep(50);
-      }
-    }
+  @BeforeEach
+  void putThePrefixInService() {
+    TestRedis.shared().putInService(URI);
   }
 
   @Override

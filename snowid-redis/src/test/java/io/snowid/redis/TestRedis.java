@@ -131,6 +131,15 @@ final class TestRedis implements AutoCloseable {
   }
 
   /**
+   * SIGKILL: the private server dies at once, without saving; a {@link #start()} then loads the
+   * last snapshot its {@code SAVE} wrote, if any (an older state), or comes back empty.
+   */
+  void kill() throws IOException, InterruptedException {
+    signal("KILL");
+    assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("redis-server killed").isTrue();
+  }
+
+  /**
    * SIGSTOP: the private server answers nothing (its keys' expiry times stand, by its clock) until
    * {@link #close()}. Returns once the signal was sent.
    */
@@ -214,21 +223,50 @@ final class TestRedis implements AutoCloseable {
   }
 
   /**
-   * Puts the prefix of a lease URI in service, as a registry that has run for an hour: its first
-   * holder does not wait one lease time (RedisLeaseRecoveryTest covers that wait).
+   * Puts the prefix of a lease URI in service, as a registry whose holders wrote just now: a new
+   * namespace's first holder does not wait out a loss (RedisLeaseRecoveryTest and
+   * RedisRegistryLossTest cover that wait). A namespace created more than its maxTtl later would.
    */
   void putInService(String uri) {
     String prefix = prefixOf(uri);
     with(
-        redis ->
-            redis.set(
-                "{" + prefix + "}:epoch",
-                Long.toString(System.currentTimeMillis() - 3_600_000L),
-                io.lettuce.core.SetArgs.Builder.px(3_600_000L)));
+        redis -> {
+          String key = "{" + prefix + "}:registry";
+          redis.hset(key, "written", Long.toString(System.currentTimeMillis()));
+          return redis.pexpire(key, 3_600_000L);
+        });
   }
 
   private static String prefixOf(String uri) {
     return uri.substring(uri.indexOf("prefix=") + "prefix=".length()).split("&", -1)[0];
+  }
+
+  /** Every key of the prefix of a lease URI, {@code DUMP}ed: a snapshot of it. */
+  java.util.Map<String, byte[]> dumpPrefix(String uri) {
+    java.util.Map<String, byte[]> dump = new java.util.LinkedHashMap<>();
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(uri());
+    try (var c = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+      for (String k : keys(uri)) {
+        dump.put(k, c.sync().dump(k.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      }
+    } finally {
+      client.shutdown();
+    }
+    return dump;
+  }
+
+  /** Replaces the prefix of a lease URI by a {@link #dumpPrefix} snapshot: a rollback. */
+  void restorePrefix(String uri, java.util.Map<String, byte[]> dump) {
+    deletePrefix(uri);
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(uri());
+    try (var c = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+      for (var e : dump.entrySet()) {
+        c.sync()
+            .restore(e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, e.getValue());
+      }
+    } finally {
+      client.shutdown();
+    }
   }
 
   /** Deletes every key of the prefix of a lease URI. */

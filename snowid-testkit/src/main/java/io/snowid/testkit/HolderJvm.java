@@ -2,6 +2,7 @@ package io.snowid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.snowid.Layout;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,9 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A {@link HolderMain} child JVM, started with this test's class path: a process that takes IDs
@@ -124,6 +128,31 @@ public final class HolderJvm implements AutoCloseable {
   /** The IDs it wrote, -1 where it was fenced. */
   public long[] ids() throws IOException {
     return ChildJvm.readIds(ids);
+  }
+
+  /**
+   * Asserts what a newcomer owes an old holder after a registry's loss: the newcomer (stopped, as
+   * this one) leased this holder's node values, issued its first ID after {@code afterMillis} (ID
+   * time) and after this holder's last, and none of this holder's IDs again.
+   *
+   * @return this holder's last ID time, for a test's check that the loss fell in its lease
+   */
+  public long assertNewcomerStartedAfter(HolderJvm newcomer, long afterMillis) throws IOException {
+    Layout twitter = Layout.twitter(); // HolderMain's layout
+    long[] old = Arrays.stream(ids()).filter(id -> id >= 0).toArray();
+    long[] next = Arrays.stream(newcomer.ids()).filter(id -> id >= 0).toArray();
+    assertThat(twitter.decode(next[0]).fields())
+        .as("the newcomer leased the old holder's node values")
+        .isEqualTo(twitter.decode(old[0]).fields());
+    long lastOfOld = twitter.decode(old[old.length - 1]).timestampMillis();
+    assertThat(twitter.decode(next[0]).timestampMillis())
+        .as("the newcomer's first ID time, after the bound")
+        .isGreaterThan(afterMillis)
+        .as("the newcomer's first ID time, after the old holder's last")
+        .isGreaterThan(lastOfOld);
+    Set<Long> seen = Arrays.stream(old).boxed().collect(Collectors.toSet());
+    assertThat(Arrays.stream(next).filter(seen::contains).count()).as("IDs both issued").isZero();
+    return lastOfOld;
   }
 
   /** Its standard error so far, for assertion messages. */

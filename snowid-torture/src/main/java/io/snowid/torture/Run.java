@@ -194,7 +194,14 @@ final class Run implements AutoCloseable {
   }
 
   private Registry open(InetAddress bind) throws IOException, InterruptedException {
-    String leaseOptions = "namespace=torture&ttl=" + options.ttlMillis() + "ms";
+    // limits as tight as the lease time: after a registry restart the workers wait out
+    // maxTtl + 2 × maxSkew + 1 s, not the default 41 s
+    String leaseOptions =
+        "namespace=torture&ttl="
+            + options.ttlMillis()
+            + "ms&maxTtl="
+            + Math.max(options.ttlMillis(), 1_000)
+            + "ms&maxSkew=1s";
     return switch (options.coordinator()) {
       case "file:" -> new FileRegistry(dir.resolve("leases"), leaseOptions);
       case "redis://" ->

@@ -25,7 +25,9 @@ final class NodeSpec {
           "startWait", "lease.start-wait",
           "renew", "lease.renew",
           "instance", "lease.instance",
-          "fields", "lease.fields");
+          "fields", "lease.fields",
+          "maxTtl", "lease.max-ttl",
+          "maxSkew", "lease.max-skew");
 
   private NodeSpec() {}
 
@@ -124,6 +126,8 @@ final class NodeSpec {
     put(o, "startWait", millis(l.getStartWait()));
     put(o, "renew", millis(l.getRenew()));
     put(o, "instance", l.getInstance());
+    put(o, "maxTtl", millis(l.getMaxTtl()));
+    put(o, "maxSkew", millis(l.getMaxSkew()));
     if (l.getFields() != null && !l.getFields().isEmpty()) {
       o.put("fields", String.join(",", l.getFields()));
     }

@@ -5,6 +5,7 @@ import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
 import io.snowid.codec.IdCodec;
+import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseOptions;
 import java.time.Duration;
 import java.util.Map;
@@ -77,7 +78,7 @@ final class PropertiesCheck {
     try {
       String spec = NodeSpec.of(p);
       if (NodeSpec.isLease(spec)) {
-        LeaseOptions.parse(spec, Duration.ofSeconds(10)); // the ttl's default does not matter here
+        LeaseOptions.parse(spec, defaultTtl(spec));
       }
     } catch (InvalidSettingException e) {
       String setting = e.setting();
@@ -85,12 +86,29 @@ final class PropertiesCheck {
           setting.startsWith("snowid.")
               ? setting.substring("snowid.".length())
               : NodeSpec.property(setting, p);
-      String field = property.replace("start-wait", "startWait");
+      String field =
+          property
+              .replace("start-wait", "startWait")
+              .replace("max-ttl", "maxTtl")
+              .replace("max-skew", "maxSkew");
       String label =
           property.equals("node") && !setting.equals("node")
               ? "snowid.node option " + setting
               : "snowid." + property;
       reject(errors, field, label, e);
+    }
+  }
+
+  /**
+   * The coordinator's default ttl, which the checks of ttl against maxTtl and renew against ttl
+   * need; 10 s (a network coordinator's) when no provider on the class path takes the URI, which
+   * fails later, naming it.
+   */
+  private static Duration defaultTtl(String spec) {
+    try {
+      return LeaseCoordinators.provider(spec).defaultTtl();
+    } catch (InvalidSettingException e) {
+      return Duration.ofSeconds(10);
     }
   }
 

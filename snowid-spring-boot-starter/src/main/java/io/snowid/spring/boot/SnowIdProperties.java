@@ -132,8 +132,20 @@ public class SnowIdProperties implements Validator {
     /** The largest difference allowed between the coordinator's clock and this one; 0 to 1m. */
     private Duration skew;
 
-    /** How long a new holder may wait for its clock to pass the high-water mark; 0 to 10m. */
+    /**
+     * How long a new holder may wait for its clock to pass the high-water mark; 0 to 10m; default
+     * the wait after a registry's loss, max-ttl + 2 × max-skew + 1s.
+     */
     private Duration startWait;
+
+    /**
+     * The longest ttl any holder of the namespace may use, 1s to 1h; default 30s. Every holder of a
+     * namespace uses the same; after a registry's loss newcomers wait max-ttl + 2 × max-skew + 1s.
+     */
+    private Duration maxTtl;
+
+    /** The largest skew any holder of the namespace may allow, 0 to 1m; default 5s. */
+    private Duration maxSkew;
 
     /** How often the lease is renewed; default a third of the ttl, at most half of it. */
     private Duration renew;
@@ -174,6 +186,22 @@ public class SnowIdProperties implements Validator {
 
     public void setStartWait(Duration startWait) {
       this.startWait = startWait;
+    }
+
+    public Duration getMaxTtl() {
+      return maxTtl;
+    }
+
+    public void setMaxTtl(Duration maxTtl) {
+      this.maxTtl = maxTtl;
+    }
+
+    public Duration getMaxSkew() {
+      return maxSkew;
+    }
+
+    public void setMaxSkew(Duration maxSkew) {
+      this.maxSkew = maxSkew;
     }
 
     public Duration getRenew() {

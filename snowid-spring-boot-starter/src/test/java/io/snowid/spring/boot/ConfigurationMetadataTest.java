@@ -34,6 +34,8 @@ class ConfigurationMetadataTest {
             "snowid.lease.ttl",
             "snowid.lease.skew",
             "snowid.lease.start-wait",
+            "snowid.lease.max-ttl",
+            "snowid.lease.max-skew",
             "snowid.lease.renew",
             "snowid.lease.instance",
             "snowid.lease.fields",

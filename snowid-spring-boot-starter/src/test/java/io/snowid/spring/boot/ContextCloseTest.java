@@ -45,7 +45,9 @@ class ContextCloseTest {
             .properties(
                 "spring.data.redis.host=127.0.0.1",
                 "snowid.node=redis-connection?prefix=" + prefix,
-                "snowid.lease.ttl=1s")
+                "snowid.lease.ttl=1s",
+                "snowid.lease.max-ttl=1s",
+                "snowid.lease.max-skew=1s")
             .run();
     Snowflake snowflake = context.getBean(Snowflake.class);
     IdGenerator ids = context.getBean(IdGenerator.class);

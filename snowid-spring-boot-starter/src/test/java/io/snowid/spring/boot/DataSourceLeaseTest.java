@@ -53,6 +53,8 @@ class DataSourceLeaseTest {
                 "spring.data.redis.repositories.enabled=false",
                 "snowid.node=datasource?table=" + TABLE + "&create=true",
                 "snowid.lease.ttl=1s",
+                "snowid.lease.max-ttl=1s",
+                "snowid.lease.max-skew=1s",
                 "snowid.lease.namespace=boot-test")
             .run();
     Snowflake snowflake;

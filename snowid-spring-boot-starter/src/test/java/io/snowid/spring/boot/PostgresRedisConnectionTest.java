@@ -39,6 +39,8 @@ import tools.jackson.databind.JsonNode;
       "spring.data.redis.host=127.0.0.1",
       "spring.data.redis.port=6379",
       "snowid.lease.ttl=1s",
+      "snowid.lease.max-ttl=1s",
+      "snowid.lease.max-skew=1s",
       "management.endpoints.web.exposure.include=health,metrics",
       "management.endpoint.health.show-details=always"
     })
@@ -63,8 +65,8 @@ class PostgresRedisConnectionTest {
   @Autowired Snowflake snowflake;
 
   /**
-   * A new prefix: its first holder waits one lease time (1 s + 1 s) before its first ID, and health
-   * is DOWN until then (waiting for the node's high-water mark).
+   * A new prefix: its first holder waits out a loss (max-ttl + 2 × max-skew + 1 s = 4 s) before its
+   * first ID, and health is DOWN until then (waiting for the node's high-water mark).
    */
   @BeforeEach
   void waitForTheFirstLease() {

@@ -3,8 +3,10 @@ package io.snowid.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -58,6 +60,19 @@ class StartupFailureTest {
     assertThatThrownBy(() -> start("snowid.lease.ttl=100ms")).isNotNull();
 
     assertThat(output).contains("Property: snowid.lease.ttl").contains("allowed: 300ms..3600000ms");
+  }
+
+  @Test
+  void leaseTtlAboveMaxTtl_reportNamesTheLimit(CapturedOutput output) {
+    assertThatThrownBy(() -> start("snowid.lease.ttl=1m")).isNotNull();
+
+    assertThat(output).contains("Property: snowid.lease.ttl").contains("at most maxTtl 30s");
+  }
+
+  /** The check takes the file: coordinator's own default ttl (2s), not a network one's (10s). */
+  @Test
+  void fileLeaseWithASmallerMaxTtl_starts(@TempDir Path dir) {
+    start("snowid.node=file:" + dir.resolve("leases"), "snowid.lease.max-ttl=5s");
   }
 
   @Test

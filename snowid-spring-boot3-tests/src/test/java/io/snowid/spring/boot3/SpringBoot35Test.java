@@ -41,6 +41,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "spring.jpa.hibernate.ddl-auto=create-drop",
       "snowid.node=datasource?table=snowid_boot3_leases&create=true",
       "snowid.lease.ttl=1s",
+      "snowid.lease.max-ttl=1s",
+      "snowid.lease.max-skew=1s",
       "management.endpoints.web.exposure.include=health,metrics",
       "management.endpoint.health.show-details=always"
     })

@@ -1,4 +1,4 @@
-package io.snowid.redis;
+package io.snowid.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,12 +13,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A TCP forwarder to a local port that a test can cut, as a network partition would: after {@link
  * #cut()} every connection through it is closed and new ones are refused.
  */
-final class TcpCut implements AutoCloseable {
+public final class TcpCut implements AutoCloseable {
   private final ServerSocket server;
   private final int target;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-  TcpCut(int target) throws IOException {
+  /** Forwards a new local port to {@code target} on 127.0.0.1. */
+  public TcpCut(int target) throws IOException {
     this.target = target;
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(this::accept, "tcp-cut " + server.getLocalPort());
@@ -26,7 +27,8 @@ final class TcpCut implements AutoCloseable {
     acceptor.start();
   }
 
-  int port() {
+  /** The port to connect to instead of the target's. */
+  public int port() {
     return server.getLocalPort();
   }
 
@@ -75,7 +77,7 @@ final class TcpCut implements AutoCloseable {
   }
 
   /** Closes every connection and refuses new ones. */
-  void cut() {
+  public void cut() {
     closeQuietly(server);
     sockets.forEach(TcpCut::closeQuietly);
   }
