@@ -18,10 +18,13 @@ public interface LeaseCoordinator extends AutoCloseable {
    * Leases a free or expired id in {@code [0, size)} of the request's namespace: the id its
    * instance held last if that is free, else any. Records the request's {@code mayIssueUntilMillis}
    * as the id's high-water mark before answering, and returns the previous high-water mark in the
-   * lease. One round trip to the registry, however large the namespace.
+   * lease. One round trip to the registry, however large the namespace. A registry that can lose or
+   * roll back its state records {@link AcquireRequest#limits()} with the namespace and starts every
+   * id after a loss past what they allow (docs/design.md, "A registry that lost its state").
    *
    * @throws NodeIdUnavailableException if every id is held (the message names the namespace and its
    *     size) or the coordinator cannot be reached
+   * @throws LeaseTermsException if the namespace's live holders use other limits
    */
   Lease acquire(AcquireRequest request);
 
