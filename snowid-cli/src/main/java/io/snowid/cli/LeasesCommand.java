@@ -6,6 +6,7 @@ import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinatorProvider;
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseLimits;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseNamespace;
 import io.snowid.lease.LeaseOptions;
@@ -157,8 +158,8 @@ final class LeasesCommand extends SnowIdSubcommand {
         .ifPresent(
             st -> {
               sb.append("\"limits\":{");
-              field(sb, "maxTtl", duration(st.limits().maxTtl())).append(',');
-              field(sb, "maxSkew", duration(st.limits().maxSkew())).append("},");
+              field(sb, "maxTtl", LeaseLimits.text(st.limits().maxTtl())).append(',');
+              field(sb, "maxSkew", LeaseLimits.text(st.limits().maxSkew())).append("},");
               field(sb, "newestWrite", timeOrNull(st.newestWriteMillis())).append(',');
               field(sb, "lostUntil", timeOrNull(st.lostUntilMillis())).append(',');
             });
@@ -180,15 +181,6 @@ final class LeasesCommand extends SnowIdSubcommand {
       field(sb, "highWater", timeOrNull(i.highWaterMillis())).append('}');
     }
     return sb.append("]}").toString();
-  }
-
-  /** A duration as the lease options write it: {@code 30s}, {@code 500ms}, {@code 2m}. */
-  private static String duration(java.time.Duration d) {
-    long ms = d.toMillis();
-    if (ms > 0 && ms % 60_000 == 0) {
-      return ms / 60_000 + "m";
-    }
-    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   private static String timeOrNull(long millis) {

@@ -70,7 +70,10 @@ public record LeaseLimits(Duration maxTtl, Duration maxSkew) {
     return "maxTtl " + text(maxTtl) + ", maxSkew " + text(maxSkew);
   }
 
-  static String text(Duration d) {
+  /**
+   * A duration as the lease options write it: {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}.
+   */
+  public static String text(Duration d) {
     long ms = d.toMillis();
     if (ms % 3_600_000 == 0 && ms > 0) {
       return ms / 3_600_000 + "h";

@@ -197,7 +197,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       Long newest,
       long live,
       Long tableNewest,
-      Long tableStart,
       long registryRows,
       Long registryLostAt,
       Long registryMaxTtl) {
@@ -303,10 +302,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                       Database.longOrNull(rs, 7),
                       rs.getLong(8),
                       Database.longOrNull(rs, 9),
-                      Database.longOrNull(rs, 10),
-                      rs.getLong(11),
-                      Database.longOrNull(rs, 12),
-                      Database.longOrNull(rs, 13)),
+                      rs.getLong(10),
+                      Database.longOrNull(rs, 11),
+                      Database.longOrNull(rs, 12)),
               namespace,
               request.instance(),
               top,
@@ -423,12 +421,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
             "no write to the table for "
                 + (now - c.tableNewest())
                 + " ms, more than maxTtl (idle, or restored from an older backup)";
-      } else if (c.tableStart() != null && asked.lostUntilMillis(c.tableStart()) > now) {
-        loss =
-            "the table's rows began "
-                + (now - c.tableStart())
-                + " ms ago (a new table, or one truncated or dropped and created)";
-        since = c.tableStart();
       }
     } else if (!limits) {
       loss = "its id rows have no recorded state (its namespace row deleted?)";

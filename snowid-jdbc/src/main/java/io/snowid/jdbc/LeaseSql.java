@@ -42,20 +42,19 @@ final class LeaseSql {
    * row: NOW; the free id the instance acquired last; the lowest free id with a row; the lowest id
    * without a row; the number of live leases among them; then of the whole namespace, the number of
    * its id rows, their newest write (renewed_at) and its live leases; and for a namespace without
-   * id rows only (else NULL), the newest write to any id row of the table and the oldest namespace
-   * row of the table (when the table's rows began), one scan each; whether the table's registry row
-   * (namespace {@code ''}, node id -1) exists, and its lost_until, the time a loss of the table's
-   * state was last found (every namespace's holders may have been forgotten then). Every id counted
-   * is one the request allows, {@code 0 <= id < size} with {@code (id & mask) = match}; {@code inv}
-   * is {@code ~mask & (size - 1)}, its free bits. Free: released, or expired by NOW. The lowest id
-   * without a row is the first gap in one ordered pass over the namespace's allowed rows (the
-   * primary key's order, from the namespace's row -1, which stands before {@code match}), a window
-   * function rather than an anti-join, whose plan for a prepared statement can cost an index probe
-   * per row. The next allowed id after a row's {@code v} is {@code (((v & inv) + mask + 1) & inv) |
-   * match}: the free bits counted up by one (the carry runs through the fixed ones), the fixed ones
-   * put back; it is {@code match} after -1, and not above {@code v} past the last allowed id. No
-   * sum exceeds {@code size} and no operand is complemented in SQL, so MariaDB/MySQL's unsigned bit
-   * arithmetic gives the same answers.
+   * id rows only (else NULL), the newest write to any id row of the table (one scan); whether the
+   * table's registry row (namespace {@code ''}, node id -1) exists, and its lost_until, the time a
+   * loss of the table's state was last found (every namespace's holders may have been forgotten
+   * then). Every id counted is one the request allows, {@code 0 <= id < size} with {@code (id &
+   * mask) = match}; {@code inv} is {@code ~mask & (size - 1)}, its free bits. Free: released, or
+   * expired by NOW. The lowest id without a row is the first gap in one ordered pass over the
+   * namespace's allowed rows (the primary key's order, from the namespace's row -1, which stands
+   * before {@code match}), a window function rather than an anti-join, whose plan for a prepared
+   * statement can cost an index probe per row. The next allowed id after a row's {@code v} is
+   * {@code (((v & inv) + mask + 1) & inv) | match}: the free bits counted up by one (the carry runs
+   * through the fixed ones), the fixed ones put back; it is {@code match} after -1, and not above
+   * {@code v} past the last allowed id. No sum exceeds {@code size} and no operand is complemented
+   * in SQL, so MariaDB/MySQL's unsigned bit arithmetic gives the same answers.
    */
   final String candidates;
 
@@ -207,9 +206,7 @@ final class LeaseSql {
             + "), n.id_rows, n.newest, n.live, CASE WHEN n.id_rows = 0 THEN (SELECT MAX(renewed_at)"
             + " FROM "
             + table
-            + " WHERE node_id >= 0) END, CASE WHEN n.id_rows = 0 THEN (SELECT MIN(acquired_at) FROM "
-            + table
-            + " WHERE node_id = -1) END, (SELECT COUNT(*) FROM "
+            + " WHERE node_id >= 0) END, (SELECT COUNT(*) FROM "
             + table
             + " WHERE namespace = '' AND node_id = -1), (SELECT lost_until FROM "
             + table

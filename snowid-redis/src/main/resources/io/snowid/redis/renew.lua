@@ -16,9 +16,10 @@ local function lostIfUnexpired()
   return ''
 end
 local rec = redis.call('HGET', KEYS[1], ARGV[1])
-if not rec or redis.call('EXISTS', KEYS[4]) == 0 then
+local hasState = redis.call('EXISTS', KEYS[4]) == 1
+if not rec or not hasState then
   local why = lostIfUnexpired()
-  if redis.call('EXISTS', KEYS[4]) == 0 then
+  if not hasState then
     return {'lost', why}
   end
   return {'gone', why}
