@@ -27,9 +27,15 @@ final class FakeClocks {
   private final Path dir;
   private final Map<Integer, Long> offsets = new HashMap<>();
 
-  FakeClocks(Path dir) throws IOException {
+  /**
+   * @param standing each slot's offset when no fault moves it, in milliseconds
+   */
+  FakeClocks(Path dir, long[] standing) throws IOException {
     this.dir = dir;
     Files.createDirectories(dir);
+    for (int slot = 0; slot < standing.length; slot++) {
+      write(slot, standing[slot]);
+    }
   }
 
   /** Whether libfaketime is installed ({@code apt-get install faketime}). */

@@ -3,7 +3,7 @@ package io.snowid.torture;
 /**
  * One planned fault: at {@code atMillis} after the start, on a worker slot or a host ({@code
  * target}; -1 for the registry), for {@code durationMillis}; {@code magnitudeMillis} is the clock
- * step or the network delay.
+ * step, the network delay or the age of the state a rollback puts back.
  */
 record Fault(long atMillis, FaultKind kind, int target, long durationMillis, long magnitudeMillis) {
   String describe() {
@@ -16,6 +16,7 @@ record Fault(long atMillis, FaultKind kind, int target, long durationMillis, lon
           case DELAY -> " by " + magnitudeMillis + " ms for " + durationMillis + " ms";
           case CLOCK_BACK, RESTART_CLOCK_BACK ->
               " clock -" + magnitudeMillis + " ms, restored after " + durationMillis + " ms";
+          case REGISTRY_ROLLBACK -> " to its state " + magnitudeMillis + " ms before";
           case CLOCK_FORWARD ->
               " clock +" + magnitudeMillis + " ms, restored after " + durationMillis + " ms";
         };

@@ -10,6 +10,11 @@ enum FaultKind {
       Needs.RESTARTABLE_REGISTRY,
       "stop the registry hard and start it again: Redis shutdown nosave (comes back empty),"
           + " PostgreSQL pg_ctl stop -m immediate, MariaDB SIGKILL; down 0-2 s"),
+  REGISTRY_ROLLBACK(
+      Needs.RESTARTABLE_REGISTRY,
+      "put the registry's whole lease state back, in one step, to a snapshot taken 1.2-6 lease"
+          + " times + 1 s earlier, as a restore of an older backup does (Redis: FLUSHALL and RESTORE"
+          + " of every key in one MULTI; SQL: DELETE and INSERT of every row in one transaction)"),
   PARTITION(
       Needs.HOSTS,
       "cut a host off the registry (iptables DROP both ways in its namespace) for 1.2-3 lease"

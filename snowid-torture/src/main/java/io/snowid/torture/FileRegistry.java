@@ -95,6 +95,16 @@ final class FileRegistry implements Registry {
     throw new UnsupportedOperationException("a lease directory has no server to restart");
   }
 
+  @Override
+  public Snapshot snapshot() {
+    throw new UnsupportedOperationException("a lease directory has no server to roll back");
+  }
+
+  @Override
+  public void rollback(Snapshot snapshot) {
+    throw new UnsupportedOperationException("a lease directory has no server to roll back");
+  }
+
   private void run() {
     while (!closed) {
       try {

@@ -15,8 +15,18 @@ import java.util.SplittableRandom;
  * @param datacenter the fixed datacenter value of {@link Form#FIXED_DATACENTER}, else -1
  * @param oneHost whether the coordinator is {@code file:}, which without {@code fields=} would take
  *     the datacenter from the host's IPv4 address instead of leasing it
+ * @param ttlMillis the lease time the slot's workers ask for: the run's, or (mixed) a shorter one
+ *     within the same {@code maxTtl}, so that after a registry loss a newcomer with the short one
+ *     must wait out a holder with the long one
+ * @param clockOffsetMillis where the slot's wall clock stands from the real one when no clock fault
+ *     moves it (libfaketime): within {@link #OFFSET_MILLIS}, inside the fleet's {@code maxSkew} of
+ *     1 s, so that a holder ahead and a newcomer behind are both allowed
  */
-record NodeSetup(Form form, int datacenter, boolean oneHost) {
+record NodeSetup(
+    Form form, int datacenter, boolean oneHost, long ttlMillis, long clockOffsetMillis) {
+  /** The largest standing clock offset of a slot, either way: 0.8 of the fleet's maxSkew. */
+  static final long OFFSET_MILLIS = 800;
+
   /** The fleet's ID space written with two node fields: the high two of the seven bits. */
   static final String TWO_FIELDS =
       "time=41,clockback=3,datacenter=2,worker=5,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms";
@@ -55,11 +65,14 @@ record NodeSetup(Form form, int datacenter, boolean oneHost) {
 
   /** Lease options appended to the worker's node source URI (each starting with {@code &}). */
   String uriOptions() {
-    return switch (form) {
-      case WORKER, FIXED_DATACENTER -> "";
-      case DATACENTER_WORKER -> oneHost ? "&fields=datacenter,worker" : "";
-      case WORKER_DATACENTER -> "&fields=worker,datacenter";
-    };
+    return "&ttl="
+        + ttlMillis
+        + "ms"
+        + switch (form) {
+          case WORKER, FIXED_DATACENTER -> "";
+          case DATACENTER_WORKER -> oneHost ? "&fields=datacenter,worker" : "";
+          case WORKER_DATACENTER -> "&fields=worker,datacenter";
+        };
   }
 
   /** The worker's {@code SNOWID_*} environment variables (every other one is removed). */
@@ -71,9 +84,12 @@ record NodeSetup(Form form, int datacenter, boolean oneHost) {
 
   /** For the run's output and report. */
   String describe() {
-    String options = uriOptions();
     return String.format(form.description, datacenter)
-        + (options.isEmpty() ? "" : " (" + options.substring(1) + ")");
+        + " ("
+        + uriOptions().substring(1)
+        + (clockOffsetMillis == 0 ? "" : ", clock " + (clockOffsetMillis > 0 ? "+" : ""))
+        + (clockOffsetMillis == 0 ? "" : clockOffsetMillis + " ms")
+        + ")";
   }
 
   /**
@@ -81,15 +97,30 @@ record NodeSetup(Form form, int datacenter, boolean oneHost) {
    * those of an unmixed run): the forms in equal shares (every form once in a fleet of 4 or more),
    * shuffled over the slots so that they do not follow the time modes (which go by slot number). A
    * fixed datacenter is 0 half the time (where the others take their lowest ids, so that they
-   * contend), else 1 to 3.
+   * contend), else 1 to 3. Each slot's lease time is the run's or, for every other slot in a
+   * shuffled order, {@link #shortTtl}; its clock offset is drawn within {@link #OFFSET_MILLIS}.
+   *
+   * @param ttlMillis the run's lease time, the fleet's {@code maxTtl}
    */
-  static List<NodeSetup> plan(long seed, int slots, boolean mixed, boolean oneHost) {
+  static List<NodeSetup> plan(
+      long seed, int slots, boolean mixed, boolean oneHost, long ttlMillis) {
     List<NodeSetup> out = new ArrayList<>();
     if (!mixed) {
       for (int i = 0; i < slots; i++) {
-        out.add(new NodeSetup(Form.WORKER, -1, oneHost));
+        out.add(new NodeSetup(Form.WORKER, -1, oneHost, ttlMillis, 0));
       }
       return out;
+    }
+    SplittableRandom terms = new SplittableRandom(~seed);
+    boolean[] shortTtl = new boolean[slots];
+    for (int i = 0; i < slots; i++) {
+      shortTtl[i] = i % 2 == 1;
+    }
+    for (int i = slots - 1; i > 0; i--) {
+      int j = terms.nextInt(i + 1);
+      boolean t = shortTtl[i];
+      shortTtl[i] = shortTtl[j];
+      shortTtl[j] = t;
     }
     List<Form> forms = new ArrayList<>(List.of(Form.values()));
     if (slots > FIXED_MAX_SLOTS) {
@@ -106,10 +137,17 @@ record NodeSetup(Form form, int datacenter, boolean oneHost) {
       drawn[i] = drawn[j];
       drawn[j] = t;
     }
-    for (Form f : drawn) {
+    for (int i = 0; i < slots; i++) {
+      Form f = drawn[i];
       int dc = f != Form.FIXED_DATACENTER ? -1 : r.nextBoolean() ? 0 : 1 + r.nextInt(3);
-      out.add(new NodeSetup(f, dc, oneHost));
+      long offset = terms.nextLong(-OFFSET_MILLIS, OFFSET_MILLIS + 1);
+      out.add(new NodeSetup(f, dc, oneHost, shortTtl[i] ? shortTtl(ttlMillis) : ttlMillis, offset));
     }
     return out;
+  }
+
+  /** Two fifths of the run's lease time, at least 800 ms (and never more than the run's). */
+  static long shortTtl(long ttlMillis) {
+    return Math.min(ttlMillis, Math.max(800, ttlMillis * 2 / 5));
   }
 }

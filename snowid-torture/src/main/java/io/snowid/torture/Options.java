@@ -63,7 +63,8 @@ record Options(
           --hosts N          network namespaces for the workers of a network coordinator
                              (default 4, 0 = none: process faults only)
           --ttl MS           the lease time in milliseconds (default 2000 for file:, 5000 for
-                             a network coordinator; 500..60000)
+                             a network coordinator; 500..60000), and every worker's maxTtl
+                             (maxSkew is 1 s)
           --faults LIST      comma-separated fault kinds (default: every kind that applies)
           --budget SIZE      disk for the IDs of the run (default 2g): each worker slot may
                              write budget / (workers x seconds) per second on average; beyond
@@ -75,8 +76,10 @@ record Options(
                              datacenter=2,worker=5, both leased; the same with
                              SNOWID_DATACENTER_ID set (0 half the time, else 1-3; left out
                              above 16 slots) and the worker leased; the same with
-                             fields=worker,datacenter. The output and the report name the
-                             configuration of each slot
+                             fields=worker,datacenter. Half the slots lease for 2/5 of --ttl
+                             (at least 800 ms), the others for --ttl; under libfaketime each
+                             slot's clock stands up to 0.8 s ahead or behind. The output and
+                             the report name the configuration of each slot
           --no-mixed         every slot runs worker=7, leased
           --check DIR        only run the checker on a run directory kept before
 

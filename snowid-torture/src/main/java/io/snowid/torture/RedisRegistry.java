@@ -8,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /**
  * A private {@code redis-server} of the run, with an append-only file: Redis's own log of every
@@ -22,9 +25,12 @@ final class RedisRegistry implements Registry {
    * renew.lua), and Redis appends every write to the AOF (scripts are replicated by their effects)
    * before it answers. So the AOF holds every version of every record, none missed, each with the
    * exact Redis time it was written (expiresAt - ttl) and the time Redis would let it expire: the
-   * holds are [written, expiresAt] of each version of a token. A release (token "-") carries no
+   * holds are [written, expiresAt] of each version of a token, with the ttl that worker asked for. A release (token "-") carries no
    * time; the hold it ends is left reaching to its expiry, which can only hide a violation, never
    * invent one. Rewrites are off (auto-aof-rewrite-percentage 0), so nothing is compacted away.
+   *
+   * A rollback (FLUSHALL and RESTOREs in one MULTI) appears as those commands, not as HSETs: the
+   * versions it puts back were read when first written.
    *
    * Restarts. `shutdown nosave` and a start with a new appenddirname: Redis comes back empty, as
    * a server without persistence does, and the old directory keeps the history up to the
@@ -33,17 +39,21 @@ final class RedisRegistry implements Registry {
   private final Path dir;
   private final String host;
   private final int port;
-  private final long ttlMillis;
+  private final ToLongFunction<String> ttlOfInstance;
   private final String options;
   private final Pids pids;
   private Process server;
   private int generation;
 
-  RedisRegistry(Path dir, InetAddress bind, long ttlMillis, String options, Pids pids)
+  /**
+   * @param ttlOfInstance the lease time each worker instance asks for (workers differ)
+   */
+  RedisRegistry(
+      Path dir, InetAddress bind, ToLongFunction<String> ttlOfInstance, String options, Pids pids)
       throws IOException, InterruptedException {
     this.dir = dir;
     this.host = bind.getHostAddress();
-    this.ttlMillis = ttlMillis;
+    this.ttlOfInstance = ttlOfInstance;
     this.options = options;
     this.pids = pids;
     Files.createDirectories(dir);
@@ -142,6 +152,37 @@ final class RedisRegistry implements Registry {
     }
   }
 
+  /** Every key's {@code DUMP}. */
+  @Override
+  public Snapshot snapshot() throws IOException {
+    long at = Timeline.monoMicros() / 1000;
+    Map<byte[], byte[]> keys = new LinkedHashMap<>();
+    try (RedisClient c = new RedisClient(endpoint())) {
+      for (Object key : (List<?>) c.call("KEYS", "*")) {
+        byte[] dump = (byte[]) c.call("DUMP", key);
+        if (dump != null) {
+          keys.put((byte[]) key, dump);
+        }
+      }
+    }
+    return new Snapshot(at, keys);
+  }
+
+  /** {@code FLUSHALL} and a {@code RESTORE} of every key, in one {@code MULTI}. */
+  @Override
+  public void rollback(Snapshot snapshot) throws IOException {
+    @SuppressWarnings("unchecked")
+    Map<byte[], byte[]> keys = (Map<byte[], byte[]>) snapshot.state();
+    try (RedisClient c = new RedisClient(endpoint())) {
+      c.call("MULTI");
+      c.call("FLUSHALL");
+      for (Map.Entry<byte[], byte[]> e : keys.entrySet()) {
+        c.call("RESTORE", e.getKey(), "0", e.getValue());
+      }
+      c.call("EXEC");
+    }
+  }
+
   @Override
   public void close() {
     try {
@@ -209,7 +250,7 @@ final class RedisRegistry implements Registry {
               rec[0],
               namespace,
               Long.parseLong(command.get(i)),
-              timeline.monoOfWall(expires - ttlMillis),
+              timeline.monoOfWall(expires - ttlOfInstance.applyAsLong(rec[0])),
               timeline.monoOfWall(expires),
               rec.length > 3 && !rec[3].equals("-") ? Long.parseLong(rec[3]) : Long.MIN_VALUE));
     }

@@ -28,6 +28,25 @@ interface Registry extends AutoCloseable {
   void restart(long downMillis) throws IOException, InterruptedException;
 
   /**
+   * A copy of the registry's whole lease state now, for {@link #rollback}; only where {@link
+   * #restartable()}.
+   */
+  Snapshot snapshot() throws IOException;
+
+  /**
+   * Puts the registry's lease state back to {@code snapshot} in one step (no client sees a state in
+   * between), as a restart from that backup would.
+   */
+  void rollback(Snapshot snapshot) throws IOException;
+
+  /**
+   * A registry's lease state at {@code monoMillis} (the harness's monotonic clock).
+   *
+   * @param state what the registry needs to put it back
+   */
+  record Snapshot(long monoMillis, Object state) {}
+
+  /**
    * Stops the registry and returns every hold by its records, in monotonic microseconds (the
    * workers have stopped).
    */

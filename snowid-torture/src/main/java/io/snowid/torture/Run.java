@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Executors;
@@ -35,6 +37,8 @@ final class Run implements AutoCloseable {
   private FaultLog faultLog;
   private ScheduledExecutorService faults;
   private Thread sampler;
+  private Thread snapshots;
+  private final Deque<Registry.Snapshot> snapshotsTaken = new ArrayDeque<>();
   private boolean closed;
 
   Run(Options options) throws IOException {
@@ -90,6 +94,13 @@ final class Run implements AutoCloseable {
     } else if (options.network()) {
       note("--hosts 0: all workers on this host, process faults only");
     }
+    setups =
+        NodeSetup.plan(
+            options.seed(),
+            options.workers(),
+            options.mixed(),
+            !options.network(),
+            options.ttlMillis());
     registry = open(bind);
     if (hosts != null) {
       for (int h = 0; h < hosts.count(); h++) {
@@ -97,9 +108,19 @@ final class Run implements AutoCloseable {
       }
     }
     if (FakeClocks.available()) {
-      clocks = new FakeClocks(dir.resolve("clocks"));
+      clocks =
+          new FakeClocks(
+              dir.resolve("clocks"),
+              setups.stream().mapToLong(NodeSetup::clockOffsetMillis).toArray());
+    } else if (options.mixed()) {
+      note("every worker on the real clock: libfaketime is not installed");
     }
     List<FaultKind> kinds = applicable();
+    if (kinds.contains(FaultKind.REGISTRY_ROLLBACK)) {
+      snapshots = new Thread(this::takeSnapshots, "snapshots");
+      snapshots.setDaemon(true);
+      snapshots.start();
+    }
     List<Fault> plan =
         Schedule.plan(
             options.seed(),
@@ -114,7 +135,6 @@ final class Run implements AutoCloseable {
     }
     Files.writeString(dir.resolve("schedule.txt"), schedule);
     say("schedule (seed %d, %d faults):%n%s", options.seed(), plan.size(), schedule);
-    setups = NodeSetup.plan(options.seed(), options.workers(), options.mixed(), !options.network());
     if (options.mixed() && options.workers() > NodeSetup.FIXED_MAX_SLOTS) {
       note(
           "no slot fixes SNOWID_DATACENTER_ID: more than "
@@ -161,6 +181,9 @@ final class Run implements AutoCloseable {
       TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.SECONDS.toNanos(10)));
     }
     faults.shutdown();
+    if (snapshots != null) {
+      snapshots.interrupt();
+    }
     if (!faults.awaitTermination(2, TimeUnit.MINUTES)) {
       note("faults still being applied 2 minutes after the end: stopped");
       faults.shutdownNow();
@@ -194,24 +217,65 @@ final class Run implements AutoCloseable {
   }
 
   private Registry open(InetAddress bind) throws IOException, InterruptedException {
-    // limits as tight as the lease time: after a registry restart the workers wait out
-    // maxTtl + 2 × maxSkew + 1 s, not the default 41 s
+    // limits as tight as the lease time: after a registry loss the workers wait out
+    // maxTtl + 2 × maxSkew + 1 s, not the default 41 s; each slot adds its own ttl (NodeSetup)
     String leaseOptions =
-        "namespace=torture&ttl="
-            + options.ttlMillis()
-            + "ms&maxTtl="
-            + Math.max(options.ttlMillis(), 1_000)
-            + "ms&maxSkew=1s";
+        "namespace=torture&maxTtl=" + Math.max(options.ttlMillis(), 1_000) + "ms&maxSkew=1s";
     return switch (options.coordinator()) {
       case "file:" -> new FileRegistry(dir.resolve("leases"), leaseOptions);
       case "redis://" ->
-          new RedisRegistry(dir.resolve("redis"), bind, options.ttlMillis(), leaseOptions, pids);
+          new RedisRegistry(dir.resolve("redis"), bind, this::ttlOf, leaseOptions, pids);
       case "jdbc:postgresql://" ->
           new PostgresRegistry(dir.resolve("postgresql"), bind, leaseOptions, pids);
       case "jdbc:mariadb://" ->
           new MariaDbRegistry(dir.resolve("mariadb"), bind, leaseOptions, pids);
       default -> throw new IOException(options.coordinator() + " has no registry");
     };
+  }
+
+  /** The lease time of a worker instance {@code w<slot>-<incarnation>}. */
+  private long ttlOf(String instance) {
+    int dash = instance.indexOf('-');
+    if (!instance.startsWith("w") || dash < 0) {
+      throw new IllegalArgumentException("not a worker instance: " + instance);
+    }
+    return setups.get(Integer.parseInt(instance.substring(1, dash))).ttlMillis();
+  }
+
+  /** Takes a snapshot of the registry every half second, keeping the last two minutes. */
+  private void takeSnapshots() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Registry.Snapshot s = registry.snapshot();
+        synchronized (snapshotsTaken) {
+          snapshotsTaken.addLast(s);
+          while (snapshotsTaken.getFirst().monoMillis() < s.monoMillis() - 120_000) {
+            snapshotsTaken.removeFirst();
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // the registry is down (a restart): the next one
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** The newest snapshot at least {@code ageMillis} old; null if none is. */
+  private Registry.Snapshot snapshotOlderThan(long ageMillis) {
+    long by = Timeline.monoMicros() / 1000 - ageMillis;
+    synchronized (snapshotsTaken) {
+      Registry.Snapshot found = null;
+      for (Registry.Snapshot s : snapshotsTaken) {
+        if (s.monoMillis() <= by) {
+          found = s;
+        }
+      }
+      return found;
+    }
   }
 
   private List<FaultKind> applicable() {
@@ -255,6 +319,15 @@ final class Run implements AutoCloseable {
         case REGISTRY_RESTART -> {
           registry.restart(d);
           slots = "all";
+        }
+        case REGISTRY_ROLLBACK -> {
+          Registry.Snapshot s = snapshotOlderThan(m);
+          if (s == null) {
+            throw new IOException("no snapshot of the registry is " + m + " ms old yet");
+          }
+          registry.rollback(s);
+          slots = "all";
+          detail = "to its state " + (from / 1000 - s.monoMillis()) + "ms before";
         }
         case PARTITION -> {
           hosts.cut(t);
@@ -373,6 +446,9 @@ final class Run implements AutoCloseable {
     }
     if (sampler != null) {
       sampler.interrupt();
+    }
+    if (snapshots != null) {
+      snapshots.interrupt();
     }
   }
 }

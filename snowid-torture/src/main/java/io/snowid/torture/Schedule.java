@@ -67,7 +67,7 @@ final class Schedule {
 
   private static long duration(FaultKind kind, SplittableRandom r, long ttl) {
     return switch (kind) {
-      case KILL -> 0;
+      case KILL, REGISTRY_ROLLBACK -> 0;
       case PAUSE -> ttl * 12 / 10 + r.nextLong(ttl * 13 / 10);
       case REGISTRY_RESTART -> r.nextLong(2000);
       case PARTITION, LINK_DOWN -> ttl * 12 / 10 + r.nextLong(ttl * 18 / 10);
@@ -82,6 +82,7 @@ final class Schedule {
       case DELAY -> 100 + r.nextLong(1400);
       case CLOCK_BACK, CLOCK_FORWARD -> 200 + r.nextLong(5800);
       case RESTART_CLOCK_BACK -> ttl + 1000 + r.nextLong(4000);
+      case REGISTRY_ROLLBACK -> ttl * 12 / 10 + 1000 + r.nextLong(ttl * 48 / 10);
       default -> 0;
     };
   }

@@ -8,7 +8,9 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -114,6 +116,71 @@ abstract class SqlRegistry implements Registry {
       }
     }
     return sb.toString().trim().replaceAll(";$", "");
+  }
+
+  /** Every row of the lease table. */
+  @Override
+  public Snapshot snapshot() throws IOException {
+    long at = Timeline.monoMicros() / 1000;
+    try (Connection c = DriverManager.getConnection(adminUrl());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT * FROM " + TABLE)) {
+      ResultSetMetaData meta = rs.getMetaData();
+      List<String> columns = new ArrayList<>();
+      for (int i = 1; i <= meta.getColumnCount(); i++) {
+        columns.add(meta.getColumnName(i));
+      }
+      List<Object[]> rows = new ArrayList<>();
+      while (rs.next()) {
+        Object[] row = new Object[columns.size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        rows.add(row);
+      }
+      return new Snapshot(at, new Rows(columns, rows));
+    } catch (SQLException e) {
+      throw new IOException("cannot copy the lease table: " + e.getMessage(), e);
+    }
+  }
+
+  private record Rows(List<String> columns, List<Object[]> rows) {}
+
+  /**
+   * Deletes every row and inserts the snapshot's, in one transaction. The audit sees the inserts as
+   * new versions of rows it already recorded.
+   */
+  @Override
+  public void rollback(Snapshot snapshot) throws IOException {
+    Rows rows = (Rows) snapshot.state();
+    String insert =
+        "INSERT INTO "
+            + TABLE
+            + " ("
+            + String.join(", ", rows.columns())
+            + ") VALUES ("
+            + String.join(", ", java.util.Collections.nCopies(rows.columns().size(), "?"))
+            + ")";
+    try (Connection c = DriverManager.getConnection(adminUrl())) {
+      c.setAutoCommit(false);
+      try (Statement st = c.createStatement();
+          PreparedStatement ps = c.prepareStatement(insert)) {
+        st.executeUpdate("DELETE FROM " + TABLE);
+        for (Object[] row : rows.rows()) {
+          for (int i = 0; i < row.length; i++) {
+            ps.setObject(i + 1, row[i]);
+          }
+          ps.addBatch();
+        }
+        ps.executeBatch();
+        c.commit();
+      } catch (SQLException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new IOException("cannot put the lease table back: " + e.getMessage(), e);
+    }
   }
 
   /** Reads the audit (the server still runs), then stops the server. */

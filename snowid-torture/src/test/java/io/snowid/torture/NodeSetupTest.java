@@ -12,15 +12,15 @@ class NodeSetupTest {
 
   @Test
   void plan_sameSeed_sameSetups() {
-    assertThat(NodeSetup.plan(7, 8, true, false))
-        .isEqualTo(NodeSetup.plan(7, 8, true, false))
-        .isNotEqualTo(NodeSetup.plan(8, 8, true, false));
+    assertThat(NodeSetup.plan(7, 8, true, false, 5000))
+        .isEqualTo(NodeSetup.plan(7, 8, true, false, 5000))
+        .isNotEqualTo(NodeSetup.plan(8, 8, true, false, 5000));
   }
 
   @Test
   void plan_fourSlots_everyFormOnce() {
     for (long seed = 0; seed < 50; seed++) {
-      assertThat(NodeSetup.plan(seed, 4, true, true))
+      assertThat(NodeSetup.plan(seed, 4, true, true, 5000))
           .extracting(NodeSetup::form)
           .containsExactlyInAnyOrder(NodeSetup.Form.values());
     }
@@ -30,13 +30,13 @@ class NodeSetupTest {
   void plan_eightSlots_everyFormTwiceAndNotAlwaysOnTheSameTimeMode() {
     boolean moved = false;
     for (long seed = 0; seed < 20; seed++) {
-      List<NodeSetup> setups = NodeSetup.plan(seed, 8, true, false);
+      List<NodeSetup> setups = NodeSetup.plan(seed, 8, true, false, 5000);
       assertThat(setups)
           .extracting(NodeSetup::form)
           .containsOnly(NodeSetup.Form.values())
           .filteredOn(f -> f == NodeSetup.Form.FIXED_DATACENTER)
           .hasSize(2);
-      moved |= setups.get(0).form() != NodeSetup.plan(0, 8, true, false).get(0).form();
+      moved |= setups.get(0).form() != NodeSetup.plan(0, 8, true, false, 5000).get(0).form();
     }
     assertThat(moved).as("slot 0's form changes with the seed").isTrue();
   }
@@ -46,7 +46,7 @@ class NodeSetupTest {
     boolean zero = false;
     boolean other = false;
     for (long seed = 0; seed < 50; seed++) {
-      for (NodeSetup s : NodeSetup.plan(seed, 16, true, false)) {
+      for (NodeSetup s : NodeSetup.plan(seed, 16, true, false, 5000)) {
         if (s.form() == NodeSetup.Form.FIXED_DATACENTER) {
           assertThat(s.datacenter()).isBetween(0, 3);
           assertThat(s.environment()).containsEntry("SNOWID_DATACENTER_ID", "" + s.datacenter());
@@ -64,35 +64,57 @@ class NodeSetupTest {
   /** Above 16 slots every worker id of one datacenter value could be held: no slot fixes one. */
   @Test
   void plan_moreSlotsThanAFixedDatacenterHasWorkers_leavesTheFixedFormOut() {
-    assertThat(NodeSetup.plan(3, 17, true, false))
+    assertThat(NodeSetup.plan(3, 17, true, false, 5000))
         .extracting(NodeSetup::form)
         .doesNotContain(NodeSetup.Form.FIXED_DATACENTER)
         .contains(
             NodeSetup.Form.WORKER,
             NodeSetup.Form.DATACENTER_WORKER,
             NodeSetup.Form.WORKER_DATACENTER);
-    assertThat(NodeSetup.plan(3, 16, true, false))
+    assertThat(NodeSetup.plan(3, 16, true, false, 5000))
         .extracting(NodeSetup::form)
         .contains(NodeSetup.Form.FIXED_DATACENTER);
   }
 
   @Test
   void plan_notMixed_theOneLayoutLeasedEverywhere() {
-    assertThat(NodeSetup.plan(5, 8, false, true))
+    assertThat(NodeSetup.plan(5, 8, false, true, 5000))
         .hasSize(8)
         .allSatisfy(
             s -> {
               assertThat(s.layout()).isEqualTo(Options.LAYOUT);
-              assertThat(s.uriOptions()).isEmpty();
+              assertThat(s.uriOptions()).isEqualTo("&ttl=5000ms");
+              assertThat(s.clockOffsetMillis()).isZero();
               assertThat(s.environment()).isEmpty();
             });
+  }
+
+  /**
+   * A registry loss is survived only if a newcomer with the short lease time waits out a holder
+   * with the long one, and a holder ahead out a newcomer behind: a mixed fleet has both.
+   */
+  @Test
+  void plan_mixed_halfTheSlotsOnAShorterTtlAndClocksApartWithinTheSkew() {
+    for (long seed = 0; seed < 20; seed++) {
+      List<NodeSetup> setups = NodeSetup.plan(seed, 8, true, false, 5000);
+      assertThat(setups).extracting(NodeSetup::ttlMillis).containsOnly(5000L, 2000L);
+      assertThat(setups).filteredOn(s -> s.ttlMillis() == 2000).hasSize(4);
+      assertThat(setups)
+          .extracting(NodeSetup::clockOffsetMillis)
+          .allSatisfy(o -> assertThat(o).isBetween(-800L, 800L))
+          .anySatisfy(o -> assertThat(o).isPositive())
+          .anySatisfy(o -> assertThat(o).isNegative());
+      assertThat(setups.get(0).uriOptions()).startsWith("&ttl=" + setups.get(0).ttlMillis() + "ms");
+    }
+    assertThat(NodeSetup.shortTtl(2000)).isEqualTo(800);
+    assertThat(NodeSetup.shortTtl(500)).isEqualTo(500);
   }
 
   /** One ID space: the same 64-bit value for the same node values, whichever form wrote it. */
   @Test
   void layouts_oneIdSpaceAndTheSameNodeBits() {
     for (NodeSetup.Form f : NodeSetup.Form.values()) {
-      Layout l = Layout.parse(new NodeSetup(f, 1, false).layout());
+      Layout l = Layout.parse(new NodeSetup(f, 1, false, 5000, 0).layout());
       assertThat(l.idSpace()).isEqualTo(FLEET.idSpace());
     }
     long two = TWO.compose(123_456, 2, 2, 5, 77); // time, clockback, datacenter, worker, sequence
@@ -102,12 +124,15 @@ class NodeSetupTest {
 
   @Test
   void uriOptions_fileLeasesBothFieldsByName_networkByDefault() {
-    assertThat(new NodeSetup(NodeSetup.Form.DATACENTER_WORKER, -1, true).uriOptions())
-        .isEqualTo("&fields=datacenter,worker");
-    assertThat(new NodeSetup(NodeSetup.Form.DATACENTER_WORKER, -1, false).uriOptions()).isEmpty();
-    assertThat(new NodeSetup(NodeSetup.Form.WORKER_DATACENTER, -1, false).uriOptions())
-        .isEqualTo("&fields=worker,datacenter");
-    assertThat(new NodeSetup(NodeSetup.Form.FIXED_DATACENTER, 3, true).describe())
-        .isEqualTo("datacenter=2,worker=5, SNOWID_DATACENTER_ID=3, worker leased");
+    assertThat(new NodeSetup(NodeSetup.Form.DATACENTER_WORKER, -1, true, 2000, 0).uriOptions())
+        .isEqualTo("&ttl=2000ms&fields=datacenter,worker");
+    assertThat(new NodeSetup(NodeSetup.Form.DATACENTER_WORKER, -1, false, 2000, 0).uriOptions())
+        .isEqualTo("&ttl=2000ms");
+    assertThat(new NodeSetup(NodeSetup.Form.WORKER_DATACENTER, -1, false, 2000, 0).uriOptions())
+        .isEqualTo("&ttl=2000ms&fields=worker,datacenter");
+    assertThat(new NodeSetup(NodeSetup.Form.FIXED_DATACENTER, 3, true, 5000, -120).describe())
+        .isEqualTo(
+            "datacenter=2,worker=5, SNOWID_DATACENTER_ID=3, worker leased (ttl=5000ms,"
+                + " clock -120 ms)");
   }
 }

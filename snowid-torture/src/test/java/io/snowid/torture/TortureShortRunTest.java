@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,9 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The harness end to end, briefly, in the build (its integration tier, -Pit): four worker JVMs per
  * coordinator (each with a private registry: a lease directory, redis-server, PostgreSQL, MariaDB),
- * one of each configuration of the ID space, for 25 s under process faults (SIGKILL with
- * replacement, SIGSTOP past the lease), every ID checked. The long runs with every fault kind are
- * bench/torture.sh's (RELIABILITY.md).
+ * one of each configuration of the ID space, two lease times, for 25 s under process faults
+ * (SIGKILL with replacement, SIGSTOP past the lease) and, on a server, rollbacks of the registry to
+ * an older state, every ID checked. The long runs with every fault kind are bench/torture.sh's
+ * (RELIABILITY.md).
  */
 @Tag("integration")
 class TortureShortRunTest {
@@ -37,7 +39,7 @@ class TortureShortRunTest {
             "--ttl",
             "2000",
             "--faults",
-            "kill,pause",
+            coordinator.equals("file:") ? "kill,pause" : "kill,pause,registry-rollback",
             "--budget",
             "32m",
             "--seed",
@@ -54,13 +56,18 @@ class TortureShortRunTest {
     assertThat(report)
         .contains(
             "namespace keys of the holds: 1\n",
-            "worker=7, leased;",
+            "worker=7, leased (ttl=2000ms",
+            "leased (ttl=800ms",
             "SNOWID_DATACENTER_ID=",
             "fields=worker,datacenter");
     assertThat(FaultLog.load(dir.resolve("faults.log")))
         .as("faults applied")
         .extracting(FaultLog.Applied::kind)
-        .contains(FaultKind.KILL, FaultKind.PAUSE);
+        .contains(FaultKind.KILL, FaultKind.PAUSE)
+        .containsAnyElementsOf(
+            coordinator.equals("file:")
+                ? List.of(FaultKind.KILL)
+                : List.of(FaultKind.REGISTRY_ROLLBACK));
   }
 
   @Test
