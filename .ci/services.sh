@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ensure_services: makes sure PostgreSQL, MariaDB and Redis answer on 127.0.0.1 before the build,
-# and that the fault tests' tools (faketime, iptables) are installed.
+# and that the fault tests' tools (faketime, iptables, MariaDB's server and mariadb-dump for the
+# private servers) are installed.
 #
 #   PostgreSQL 127.0.0.1:5432  user postgres (trust), database test
 #   MariaDB    127.0.0.1:3306  user root (no password), database test
@@ -224,22 +225,38 @@ ensure_services() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Tools the fault tests use: libfaketime (a child JVM's wall clock stepped at run time) and
-# iptables (a simulated host's link cut). Installed when missing; with CI=true one that is still
-# missing fails the run, as a service does (the tests that need them fail too, never skip).
+# Tools the fault tests use: libfaketime (a child JVM's wall clock stepped at run time), iptables
+# (a simulated host's link cut), and MariaDB's server and dump tool for the private MariaDB servers
+# some tests start (PrivateMariaDb, the torture harness: mariadb-install-db, mariadbd, mariadb-dump),
+# needed also where the shared server on 3306 answers and so was not installed above
+# (mariadb-server-core has the server without a service that starts on installation). Installed
+# when missing; with CI=true one that is still missing fails the run, as a service does (the tests
+# that need them fail too, never skip).
+
+_tool_have() {
+  _svc_have "$1" || [[ -x "/usr/sbin/$1" ]]
+}
 
 _tools_ensure() {
   local log="$SERVICES_LOG_DIR/tools.log"
+  local -a tools=(faketime:faketime iptables:iptables mariadbd:mariadb-server-core
+    mariadb-install-db:mariadb-server-core mariadb-dump:mariadb-client)
   local -a missing=()
-  _svc_have faketime || missing+=(faketime)
-  _svc_have iptables || missing+=(iptables)
+  local entry
+  for entry in "${tools[@]}"; do
+    if ! _tool_have "${entry%%:*}" && [[ " ${missing[*]} " != *" ${entry#*:} "* ]]; then
+      missing+=("${entry#*:}")
+    fi
+  done
   if ((${#missing[@]} > 0)); then
     _svc_apt_install "$log" "${missing[@]}" || true
   fi
   local bad=0
-  for tool in faketime iptables; do
-    if _svc_have "$tool"; then
-      echo "== tools: $tool at $(command -v "$tool")"
+  local tool
+  for entry in "${tools[@]}"; do
+    tool="${entry%%:*}"
+    if _tool_have "$tool"; then
+      echo "== tools: $tool at $(command -v "$tool" || echo "/usr/sbin/$tool")"
     elif [[ "${CI:-}" == "true" ]]; then
       echo "== tools: ERROR: $tool is missing and could not be installed (log $log)" >&2
       bad=1

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * root the tools run as the user {@code postgres} (PostgreSQL refuses root). The shared server on
  * 5432 is never touched.
  */
-final class PrivatePostgres implements AutoCloseable {
+final class PrivatePostgres implements PrivateDatabase {
   private final Path dir;
   private final Path bin;
   private final int port;
@@ -46,8 +46,13 @@ final class PrivatePostgres implements AutoCloseable {
       port = s.getLocalPort();
     }
     PrivatePostgres pg = new PrivatePostgres(dir, binaries(), port, root);
-    pg.run("initdb", "-D", pg.data(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync");
-    pg.start();
+    try {
+      pg.run("initdb", "-D", pg.data(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync");
+      pg.start();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      pg.close(); // no server or directory left behind
+      throw e;
+    }
     return pg;
   }
 
@@ -83,17 +88,20 @@ final class PrivatePostgres implements AutoCloseable {
     return dir.resolve("data").toString();
   }
 
-  int port() {
+  @Override
+  public int port() {
     return port;
   }
 
   /** The JDBC URL of its database {@code postgres}. */
-  String url() {
+  @Override
+  public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
   }
 
   /** Starts the server (again, on the same port) and waits until it accepts connections. */
-  void start() throws IOException, InterruptedException {
+  @Override
+  public void start() throws IOException, InterruptedException {
     run(
         "pg_ctl",
         "-D",
@@ -116,7 +124,8 @@ final class PrivatePostgres implements AutoCloseable {
   }
 
   /** {@code pg_ctl stop -m immediate}: the server exits at once, as in a crash. */
-  void stopImmediately() throws IOException, InterruptedException {
+  @Override
+  public void stopImmediately() throws IOException, InterruptedException {
     run("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
   }
 
@@ -136,7 +145,8 @@ final class PrivatePostgres implements AutoCloseable {
   }
 
   /** {@code pg_dump} of one table of the database {@code postgres} into a file of this cluster. */
-  Path dump(String table) throws IOException, InterruptedException {
+  @Override
+  public Path dump(String table) throws IOException, InterruptedException {
     Path file = dir.resolve(table + ".sql");
     run(
         "pg_dump",
@@ -156,7 +166,8 @@ final class PrivatePostgres implements AutoCloseable {
   }
 
   /** Drops the table and restores it from a {@link #dump}, as an operator's restore would. */
-  void restore(String table, Path dump) throws IOException, InterruptedException {
+  @Override
+  public void restore(String table, Path dump) throws IOException, InterruptedException {
     String[] connect = {"-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres"};
     List<String> drop = new ArrayList<>(List.of(connect));
     drop.addAll(List.of("-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", "DROP TABLE " + table));

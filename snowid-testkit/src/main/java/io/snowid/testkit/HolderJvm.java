@@ -132,19 +132,27 @@ public final class HolderJvm implements AutoCloseable {
 
   /**
    * Asserts what a newcomer owes an old holder after a registry's loss: the newcomer (stopped, as
-   * this one) leased this holder's node values, issued its first ID after {@code afterMillis} (ID
-   * time) and after this holder's last, and none of this holder's IDs again.
+   * this one) leased this holder's first node values, issued its first ID after {@code afterMillis}
+   * (ID time) and after this holder's last ID of those node values, and none of this holder's IDs
+   * again. (A holder that was fenced and leased again may have taken other node values meanwhile:
+   * its IDs there cannot meet the newcomer's.)
    *
-   * @return this holder's last ID time, for a test's check that the loss fell in its lease
+   * @return this holder's last ID time of those node values, for a test's check that the loss fell
+   *     in its lease
    */
   public long assertNewcomerStartedAfter(HolderJvm newcomer, long afterMillis) throws IOException {
     Layout twitter = Layout.twitter(); // HolderMain's layout
     long[] old = Arrays.stream(ids()).filter(id -> id >= 0).toArray();
     long[] next = Arrays.stream(newcomer.ids()).filter(id -> id >= 0).toArray();
+    Map<String, Long> node = twitter.decode(old[0]).fields();
     assertThat(twitter.decode(next[0]).fields())
         .as("the newcomer leased the old holder's node values")
-        .isEqualTo(twitter.decode(old[0]).fields());
-    long lastOfOld = twitter.decode(old[old.length - 1]).timestampMillis();
+        .isEqualTo(node);
+    int last = old.length - 1; // IDs in the order issued: the last one of those node values
+    while (!twitter.decode(old[last]).fields().equals(node)) {
+      last--;
+    }
+    long lastOfOld = twitter.decode(old[last]).timestampMillis();
     assertThat(twitter.decode(next[0]).timestampMillis())
         .as("the newcomer's first ID time, after the bound")
         .isGreaterThan(afterMillis)
