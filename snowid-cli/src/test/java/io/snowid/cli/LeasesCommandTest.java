@@ -54,6 +54,21 @@ class LeasesCommandTest {
     }
   }
 
+  /** A lease directory records them too, in the namespace's terms and marks file. */
+  @Test
+  void leases_onALeaseDirectory_showsTheNamespacesLimitsAndNewestWrite() {
+    String node =
+        "file:" + dir.resolve("leases") + "?namespace=ops&ttl=1s&maxTtl=2s&skew=0s&maxSkew=0s";
+    try (io.snowid.Snowflake ids = io.snowid.Snowflake.builder().nodeSource(node).build()) {
+      Cli table = Cli.run("leases", "--node", node);
+
+      assertThat(table.exit()).as(table.err()).isZero();
+      assertThat(table.out())
+          .contains("limits       maxTtl 2s, maxSkew 0s")
+          .containsPattern("newest write 20\\d\\d-");
+    }
+  }
+
   @Tag("integration")
   @Test
   void leases_liveHolderThenKilled_listsItAndReleasesItsIdOnlyOnceItIsGone() throws Exception {

@@ -1,7 +1,5 @@
 package io.snowid.lease;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import io.snowid.InvalidSettingException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
@@ -28,11 +26,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Leases on one host through lease files: {@code DIR/<namespace>/<id>.lease}, each locked by its
@@ -119,6 +117,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     final Path path;
     final String key;
     final HostClaims.Claim claim;
+    final LeaseLimits limits;
     LeaseRecord record;
 
     Held(
@@ -127,12 +126,14 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         Path path,
         String key,
         HostClaims.Claim claim,
+        LeaseLimits limits,
         LeaseRecord record) {
       this.channel = channel;
       this.lock = lock;
       this.path = path;
       this.key = key;
       this.claim = claim;
+      this.limits = limits;
       this.record = record;
     }
   }
@@ -230,6 +231,12 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     /** Ids free here but claimed host-wide by a process of another lease directory. */
     int claimedElsewhere;
 
+    /**
+     * Whether the namespace had terms and marks but none a holder wrote within its limits: idle, or
+     * rolled back (a restored directory).
+     */
+    boolean marksLost;
+
     void saw(LeaseRecord r, Path file) {
       sawHighWater(r.highWater(), file, LeaseDirectory.CurrentUser.uid());
       ttlMillis = Math.max(ttlMillis, r.ttlMillis());
@@ -256,8 +263,16 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     Candidate best = null;
     claims.prepare();
     try {
-      NamespaceMarks.raise(dir, namespace, request.terms().ttl().toMillis(), Long.MIN_VALUE);
-      view.ttlMillis = raiseLongestTtl(nsDir, request.terms().ttl().toMillis());
+      long now = System.currentTimeMillis(); // the host's clock, as every record's writtenAt
+      NamespaceMarks.Seen marks = NamespaceMarks.readAll(dir, namespace, now);
+      if (marks.live() != null && !marks.live().limits().equals(request.limits())) {
+        throw NamespaceMarks.refused(
+            dir, namespace, marks.liveFile(), marks.live(), request.limits());
+      }
+      view.marksLost = marks.live() == null && marks.any();
+      NamespaceMarks.raise(
+          dir, namespace, request.terms().ttl().toMillis(), Long.MIN_VALUE, request.limits(), now);
+      view.ttlMillis = Math.max(marks.ttlMillis(), request.terms().ttl().toMillis());
       TreeSet<Long> existing = existingIds(nsDir);
       existing.removeIf(id -> !request.allows(id));
       for (long id : existing) {
@@ -387,147 +402,6 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
     }
     return ids;
-  }
-
-  /**
-   * The namespace's record of the longest lease time any holder used: survives a lost record. One
-   * file per user of a shared directory: {@code longest-ttl} for the first that could write it,
-   * {@code longest-ttl.<uid>} for the others.
-   */
-  private static final String LONGEST_TTL = "longest-ttl";
-
-  /**
-   * Raises this user's record of the namespace's longest lease time to {@code ttlMillis} and
-   * returns the longest of every user's record. A holder whose own record is deleted can still
-   * issue for its lease time; a newcomer that finds no record waits the longest any holder of the
-   * namespace used, not only its own. A user writes only a file it owns, so no other user can lower
-   * what it recorded; another's file can only lengthen a wait. The own file is locked while it is
-   * read and written (it is never a lease file, so closing it drops no lease lock).
-   */
-  private static long raiseLongestTtl(Path nsDir, long ttlMillis) throws IOException {
-    Path shared = nsDir.resolve(LONGEST_TTL);
-    Path mine = nsDir.resolve(LONGEST_TTL + "." + LeaseDirectory.CurrentUser.uid());
-    // One JVM serializes itself (the OS lock is per process); another copy of snowid in this JVM
-    // shows as an overlapping lock and is waited out. The files read here but not locked belong
-    // to other users, whose files no process of this user locks: closing them drops no lock.
-    synchronized (FileLeaseCoordinator.class) {
-      Path own = shared;
-      Long longest = raiseOwnLongestTtl(shared, ttlMillis);
-      if (longest == null) {
-        own = mine;
-        longest = raiseOwnLongestTtl(mine, ttlMillis);
-      }
-      long result = longest == null ? ttlMillis : longest;
-      try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir, LONGEST_TTL + "*")) {
-        for (Path f : files) {
-          if (!f.equals(own)) {
-            result = Math.max(result, readLongestTtl(f));
-          }
-        }
-      }
-      return result;
-    }
-  }
-
-  /**
-   * Raises the longest lease time in {@code path}, a file this user owns or creates; null if it
-   * belongs to another user (who alone may write it).
-   */
-  private static Long raiseOwnLongestTtl(Path path, long ttlMillis) throws IOException {
-    FileChannel opened;
-    try {
-      opened = FileChannel.open(path, CREATE_NEW);
-    } catch (FileAlreadyExistsException e) {
-      // Checked before it is opened: another user's file (writable by mistake, or planted) is not
-      // this user's record, and that user could hold a lock on it for ever.
-      if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) || !isMine(path)) {
-        return null;
-      }
-      try {
-        opened =
-            FileChannel.open(
-                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-      } catch (NoSuchFileException | AccessDeniedException gone) {
-        return null;
-      }
-    } catch (AccessDeniedException e) {
-      return null;
-    }
-    try (FileChannel ch = opened) {
-      // Anyone who can read the file can hold a shared lock on it: never wait for ever.
-      long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
-      while (true) {
-        FileLock lock;
-        try {
-          lock = ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-          lock = null; // another copy of snowid in this JVM
-        }
-        if (lock != null) {
-          try (FileLock unused = lock) {
-            return raiseLongestTtl(ch, ttlMillis);
-          }
-        }
-        if (System.nanoTime() - deadline > 0) {
-          throw new NodeIdUnavailableException(
-              "lease directory "
-                  + path.getParent()
-                  + ": "
-                  + path
-                  + " (owned by this user, uid "
-                  + LeaseDirectory.CurrentUser.uid()
-                  + ") stayed locked by another process for 10 s; find it with fuser "
-                  + path
-                  + " and stop it");
-        }
-        LockSupport.parkNanos(1_000_000L);
-      }
-    }
-  }
-
-  private static final long LOCK_WAIT_NANOS = 10_000_000_000L;
-
-  /** Whether a file belongs to this very user (not merely to root). */
-  private static boolean isMine(Path path) throws IOException {
-    if (!path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
-      return true;
-    }
-    return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS)
-        == LeaseDirectory.CurrentUser.uid();
-  }
-
-  /** What a longest-ttl file says; 0 when it is unreadable or damaged. */
-  private static long readLongestTtl(Path f) {
-    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-      return 0;
-    }
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      return parseLongestTtl(ch);
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
-  private static long parseLongestTtl(FileChannel ch) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(32);
-    ch.read(buf, 0);
-    try {
-      return Long.parseLong(new String(buf.array(), 0, buf.position(), UTF_8).trim());
-    } catch (NumberFormatException e) {
-      return 0; // new, or damaged: what it said is lost, as with a deleted record
-    }
-  }
-
-  private static long raiseLongestTtl(FileChannel ch, long ttlMillis) throws IOException {
-    long longest = parseLongestTtl(ch);
-    if (ttlMillis > longest) {
-      byte[] text = String.format("%-20d%n", ttlMillis).getBytes(UTF_8);
-      ch.write(ByteBuffer.wrap(text), 0);
-      ch.truncate(text.length);
-      ch.force(true);
-      longest = ttlMillis;
-    }
-    return longest;
   }
 
   /** Locks an existing lease file and judges its record; null if the id is not free. */
@@ -882,10 +756,15 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       // lost may run on a clock as far ahead as any other holder's. The marks of the lease
       // directory are read now, with the id's file locked at its path: a holder that renews
       // after this read sees that its file was replaced and stops.
-      NamespaceMarks.Seen marks = NamespaceMarks.readAll(dir, request.namespace());
+      NamespaceMarks.Seen marks =
+          NamespaceMarks.readAll(dir, request.namespace(), System.currentTimeMillis());
       view.ttlMillis = Math.max(view.ttlMillis, marks.ttlMillis());
       view.sawHighWater(marks.highWater(), marks.highWaterFile(), marks.highWaterOwner());
       long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
+      if (view.marksLost) {
+        // the marks may be older than some holder's: wait what the limits allow any holder
+        wait = Math.max(wait, request.limits().maxTtl().toMillis());
+      }
       refuseForeignFuture(
           request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
       startAfter = Math.max(Math.max(previous, view.highWater), saturatedAdd(now, wait));
@@ -906,11 +785,17 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
             startAfter,
             Math.max(startAfter, terms.mayIssueUntilMillis()),
             terms.expiresAtMillis());
-    NamespaceMarks.raise(dir, request.namespace(), record.ttlMillis(), record.highWater());
+    NamespaceMarks.raise(
+        dir,
+        request.namespace(),
+        record.ttlMillis(),
+        record.highWater(),
+        request.limits(),
+        record.writtenAt());
     write(c.channel(), record);
     claim.record(record.highWater(), record.ttlMillis());
     ProcessFileClaims.liveToken(token, c.path().toString());
-    Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), claim, record);
+    Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), claim, request.limits(), record);
     held.put(token, h);
     HELD_HERE.put(c.key(), h);
     return new Lease(
@@ -1029,7 +914,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
                   Math.max(h.record.highWater(), terms.mayIssueUntilMillis()),
                   terms.expiresAtMillis(),
                   System.currentTimeMillis());
-          NamespaceMarks.raise(dir, lease.namespace(), next.ttlMillis(), next.highWater());
+          NamespaceMarks.raise(
+              dir,
+              lease.namespace(),
+              next.ttlMillis(),
+              next.highWater(),
+              h.limits,
+              next.writtenAt());
           write(h.channel, next);
           h.claim.record(next.highWater(), next.ttlMillis());
           h.record = next;
@@ -1181,7 +1072,15 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
     }
-    return new LeaseListing(now, out);
+    NamespaceMarks.Marks newest =
+        NamespaceMarks.readAll(dir, namespace, System.currentTimeMillis()).newest();
+    return new LeaseListing(
+        now,
+        out,
+        newest == null
+            ? Optional.empty()
+            : Optional.of(
+                new NamespaceState(newest.limits(), newest.writtenMillis(), Long.MIN_VALUE)));
   }
 
   /** The namespace folder, checked, if it exists; null if not (nothing is created). */

@@ -20,6 +20,18 @@ public class LeaseTermsException extends InvalidSettingException {
    */
   public LeaseTermsException(
       String namespace, String where, LeaseLimits recorded, long liveHolders, LeaseLimits asked) {
+    this(namespace, where, recorded, liveHolders + " live holder(s)", asked);
+  }
+
+  /**
+   * @param namespace the namespace
+   * @param where the coordinator's description, without secrets
+   * @param recorded the limits the namespace's live holders use
+   * @param holders who holds the namespace under them, as the coordinator knows it
+   * @param asked the limits of the refused holder
+   */
+  public LeaseTermsException(
+      String namespace, String where, LeaseLimits recorded, String holders, LeaseLimits asked) {
     super(
         "maxTtl/maxSkew",
         asked,
@@ -29,8 +41,8 @@ public class LeaseTermsException extends InvalidSettingException {
             + " on "
             + where
             + " has "
-            + liveHolders
-            + " live holder(s) with "
+            + holders
+            + " with "
             + recorded
             + ", and this holder asks for "
             + asked

@@ -2,6 +2,7 @@ package io.snowid.lease;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import io.snowid.InvalidSettingException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,20 +20,27 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The facts of a namespace that bound a newcomer who cannot know who held an id before it: the
- * longest lease time and the latest high-water mark each user's holders recorded. One file per user
- * and namespace, {@code DIR/<namespace>@<uid>}, in the lease directory itself (not in the namespace
- * folder), holding {@code ttl=<ms>} and {@code high-water=<ms>}; never lowered.
+ * A namespace's terms and marks in a lease directory: the limits its holders share, the longest
+ * lease time and the latest high-water mark they recorded, and when they last wrote. One file per
+ * user and namespace, {@code DIR/<namespace>@<uid>}, in the lease directory itself (not in the
+ * namespace folder), holding {@code ttl=}, {@code high-water=}, {@code max-ttl=}, {@code max-skew=}
+ * and {@code written=} (milliseconds).
  *
- * <p>A holder raises its user's file before it may issue under a lease or a renewal; a newcomer
- * that must wait out an unknown holder reads every user's file and waits the longest lease time,
- * starting after the latest high-water mark.
+ * <p>A holder writes its user's file at every acquisition and renewal, before it may issue: the
+ * lease time and mark are raised, never lowered while a holder may still issue under them, and
+ * {@code written} is the host's clock. A file whose holders may still issue ({@link Seen#live}:
+ * written within its limits' {@code maxTtl + maxSkew + 1 s}) fixes the namespace's limits: a holder
+ * asking with others is refused. A newcomer that must wait out an unknown holder reads every user's
+ * file and waits the longest lease time, starting after the latest high-water mark; if no file is
+ * live, the files are gone, idle or rolled back (a restored directory), and it also waits its own
+ * {@code maxTtl} (docs/design.md, "A registry that lost its state").
  */
 final class NamespaceMarks {
   /*
@@ -60,8 +68,47 @@ final class NamespaceMarks {
     return p.getFileSystem().supportedFileAttributeViews().contains("unix");
   }
 
-  /** What a newcomer learned from every user's file. */
-  record Seen(long ttlMillis, long highWater, Path highWaterFile, int highWaterOwner) {}
+  /** One user's file as read: limits null in a file of an older snowid (it has none). */
+  record Marks(long ttlMillis, long highWater, LeaseLimits limits, long writtenMillis) {
+    /** Whether a holder that wrote it may still issue at {@code nowMillis}. */
+    boolean live(long nowMillis) {
+      return limits != null && nowMillis < limits.lostUntilMillis(writtenMillis);
+    }
+
+    String text() {
+      return "ttl="
+          + ttlMillis
+          + "\nhigh-water="
+          + highWater
+          + "\nmax-ttl="
+          + limits.maxTtl().toMillis()
+          + "\nmax-skew="
+          + limits.maxSkew().toMillis()
+          + "\nwritten="
+          + writtenMillis
+          + "\n";
+    }
+  }
+
+  /**
+   * What a newcomer learned from every user's file: the longest lease time of those a holder may
+   * still issue under (and of files without limits), the latest high-water mark (its file and
+   * owner), the live file with the newest write (null if none is live), the newest write of any
+   * file with limits (null if none has), and how many files it read.
+   */
+  record Seen(
+      long ttlMillis,
+      long highWater,
+      Path highWaterFile,
+      int highWaterOwner,
+      Path liveFile,
+      Marks live,
+      Marks newest,
+      int files) {
+    boolean any() {
+      return files > 0;
+    }
+  }
 
   private NamespaceMarks() {}
 
@@ -71,23 +118,35 @@ final class NamespaceMarks {
   }
 
   /**
-   * Raises this user's record of the namespace's longest lease time and latest high-water mark to
-   * at least these values.
+   * Writes this user's file: the lease time and high-water mark raised to at least these values
+   * (or, when no holder of the file may still issue, the lease time set to this one), the limits
+   * and the time of this write.
    *
+   * @param nowMillis the host's clock ({@code System.currentTimeMillis()}, as a record's {@code
+   *     writtenAt})
+   * @throws LeaseTermsException if the file is live with other limits
    * @throws NodeIdUnavailableException if the file cannot be written, naming it and why
    */
-  static void raise(Path dir, String namespace, long ttlMillis, long highWater) {
+  static void raise(
+      Path dir,
+      String namespace,
+      long ttlMillis,
+      long highWater,
+      LeaseLimits limits,
+      long nowMillis) {
     Path file = of(dir, namespace);
     Path lockFile = dir.resolve(file.getFileName() + LOCK);
     synchronized (NamespaceMarks.class) {
       try (FileChannel lockChannel = openLock(lockFile);
           FileLock unused = lock(lockChannel, lockFile)) {
-        long[] now = readOwn(file);
-        if (now != null && now[0] >= ttlMillis && now[1] >= highWater) {
-          return;
+        Marks now = readOwn(file);
+        boolean live = now != null && now.live(nowMillis);
+        if (live && !now.limits().equals(limits)) {
+          throw refused(dir, namespace, file, now, limits);
         }
-        long ttl = now == null ? ttlMillis : Math.max(now[0], ttlMillis);
-        long mark = now == null ? highWater : Math.max(now[1], highWater);
+        long ttl = live ? Math.max(now.ttlMillis(), ttlMillis) : ttlMillis;
+        long mark = now == null ? highWater : Math.max(now.highWater(), highWater);
+        Marks next = new Marks(ttl, mark, limits, nowMillis);
         Path temp = dir.resolve(file.getFileName() + "." + UUID.randomUUID() + ".new");
         try {
           try (FileChannel ch =
@@ -95,8 +154,7 @@ final class NamespaceMarks {
                   temp,
                   Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                   mode("rw-r--r--"))) {
-            ch.write(
-                ByteBuffer.wrap(("ttl=" + ttl + "\nhigh-water=" + mark + "\n").getBytes(UTF_8)));
+            ch.write(ByteBuffer.wrap(next.text().getBytes(UTF_8)));
             ch.force(true);
           }
           Files.move(
@@ -106,7 +164,7 @@ final class NamespaceMarks {
         }
       } catch (IOException e) {
         throw new NodeIdUnavailableException(
-            "cannot record the lease time and high-water mark of namespace "
+            "cannot record the terms and marks of namespace "
                 + namespace
                 + " in "
                 + file
@@ -114,6 +172,22 @@ final class NamespaceMarks {
                 + e);
       }
     }
+  }
+
+  /** The refusal of a holder that asks with other limits than a live file's. */
+  static LeaseTermsException refused(
+      Path dir, String namespace, Path file, Marks live, LeaseLimits asked) {
+    return new LeaseTermsException(
+        namespace,
+        "file:" + dir,
+        live.limits(),
+        "holders that wrote "
+            + file
+            + " at "
+            + java.time.Instant.ofEpochMilli(live.writtenMillis())
+            + " and may issue until "
+            + java.time.Instant.ofEpochMilli(live.limits().lostUntilMillis(live.writtenMillis())),
+        asked);
   }
 
   /** This user's lock file, created mode 0600; refused if another user owns it. */
@@ -191,13 +265,13 @@ final class NamespaceMarks {
     }
   }
 
-  /** This user's file: {ttl, high-water}, or null if it has none yet. */
-  private static long[] readOwn(Path file) throws IOException {
+  /** This user's file, or null if it has none yet. */
+  private static Marks readOwn(Path file) throws IOException {
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       return null;
     }
     requireOwn(file);
-    long[] v = parse(file);
+    Marks v = parse(file);
     if (v == null) {
       throw new IOException(file + " is damaged: remove it (it is rewritten)");
     }
@@ -209,11 +283,15 @@ final class NamespaceMarks {
    *
    * @throws NodeIdUnavailableException if the lease directory cannot be listed
    */
-  static Seen readAll(Path dir, String namespace) {
+  static Seen readAll(Path dir, String namespace, long nowMillis) {
     long ttl = 0;
     long highWater = Long.MIN_VALUE;
     Path highWaterFile = null;
     int highWaterOwner = -1;
+    Path liveFile = null;
+    Marks live = null;
+    int read = 0;
+    Marks newest = null;
     String prefix = namespace + "@";
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path f : files) {
@@ -221,7 +299,7 @@ final class NamespaceMarks {
         if (!name.startsWith(prefix) || !name.substring(prefix.length()).matches("[0-9]{1,10}")) {
           continue;
         }
-        long[] v;
+        Marks v;
         int uid;
         try {
           if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
@@ -238,21 +316,31 @@ final class NamespaceMarks {
         if (v == null) {
           continue;
         }
-        ttl = Math.max(ttl, v[0]);
-        if (v[1] > highWater) {
-          highWater = v[1];
+        read++;
+        if (v.limits() == null || v.live(nowMillis)) {
+          ttl = Math.max(ttl, v.ttlMillis());
+        }
+        if (v.highWater() > highWater) {
+          highWater = v.highWater();
           highWaterFile = f;
           highWaterOwner = uid;
+        }
+        if (v.limits() != null && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
+          newest = v;
+        }
+        if (v.live(nowMillis) && (live == null || v.writtenMillis() > live.writtenMillis())) {
+          live = v;
+          liveFile = f;
         }
       }
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + dir + " cannot be read: " + e);
     }
-    return new Seen(ttl, highWater, highWaterFile, highWaterOwner);
+    return new Seen(ttl, highWater, highWaterFile, highWaterOwner, liveFile, live, newest, read);
   }
 
-  /** {ttl, high-water} of a file; null if damaged. */
-  private static long[] parse(Path f) throws IOException {
+  /** A file's marks; null if damaged. A file of an older snowid has the first two lines only. */
+  private static Marks parse(Path f) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(MAX_SIZE);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       while (buf.hasRemaining() && ch.read(buf) > 0) {
@@ -260,16 +348,29 @@ final class NamespaceMarks {
       }
     }
     String[] lines = new String(buf.array(), 0, buf.position(), UTF_8).split("\n");
-    if (lines.length != 2
-        || !lines[0].matches("ttl=[0-9]{1,18}")
-        || !lines[1].matches("high-water=-?[0-9]{1,19}")) {
+    String[] keys = {"ttl=", "high-water=", "max-ttl=", "max-skew=", "written="};
+    if (lines.length != 2 && lines.length != keys.length) {
       return null;
     }
+    long[] v = new long[lines.length];
+    for (int i = 0; i < lines.length; i++) {
+      if (!lines[i].startsWith(keys[i])
+          || !lines[i].substring(keys[i].length()).matches("-?[0-9]{1,19}")) {
+        return null;
+      }
+      try {
+        v[i] = Long.parseLong(lines[i].substring(keys[i].length()));
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    if (v.length == 2) {
+      return v[0] < 0 ? null : new Marks(v[0], v[1], null, Long.MIN_VALUE);
+    }
     try {
-      return new long[] {
-        Long.parseLong(lines[0].substring(4)), Long.parseLong(lines[1].substring(11))
-      };
-    } catch (NumberFormatException e) {
+      LeaseLimits limits = new LeaseLimits(Duration.ofMillis(v[2]), Duration.ofMillis(v[3]));
+      return v[0] < 0 ? null : new Marks(v[0], v[1], limits, v[4]);
+    } catch (InvalidSettingException e) {
       return null;
     }
   }

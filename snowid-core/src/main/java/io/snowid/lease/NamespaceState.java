@@ -1,7 +1,7 @@
 package io.snowid.lease;
 
 /**
- * What a network coordinator records with a namespace besides its ids: for operators ({@code snowid
+ * What a coordinator records with a namespace besides its ids: for operators ({@code snowid
  * leases}) and docs/design.md, "A registry that lost its state".
  *
  * @param limits the limits its holders share

@@ -187,42 +187,25 @@ class SharedLeaseDirectoryTest {
 
   /**
    * Each user keeps the namespace's longest lease time in a file of its own; a newcomer waits the
-   * longest any user recorded, since that user's holder may still issue for that long.
+   * longest that any user's holders may still issue under.
    */
   @Test
   void acquire_anotherUsersLongerLeaseTime_isWaitedOut() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
-    Path ns = Files.createDirectory(leases.resolve("ns"));
-    chmod(ns, 01777);
-    Path theirs = ns.resolve("longest-ttl.65534");
-    Files.writeString(theirs, String.format("%-20d%n", 60_000), StandardCharsets.UTF_8);
+    Path theirs = leases.resolve("ns@65534");
+    long before = System.currentTimeMillis();
+    Files.writeString(
+        theirs,
+        "ttl=20000\nhigh-water=0\nmax-ttl=30000\nmax-skew=5000\nwritten=" + before + "\n",
+        StandardCharsets.UTF_8);
     giveTo(theirs, "nobody");
 
     try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-      long before = System.currentTimeMillis();
       Lease l = acquire(c, "ns", 4);
-      assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(before + 60_000);
+      assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(before + 20_000);
     }
-  }
-
-  /** A longest-ttl another user created holds that user's record; this user keeps its own. */
-  @Test
-  void acquire_longestTtlOfAnotherUser_leftAloneAndOwnRecordKept() throws Exception {
-    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
-    chmod(leases, 01777);
-    Path ns = Files.createDirectory(leases.resolve("ns"));
-    chmod(ns, 01777);
-    Path theirs = ns.resolve("longest-ttl");
-    Files.writeString(theirs, String.format("%-20d%n", 500), StandardCharsets.UTF_8);
-    chmod(theirs, 0666);
-    giveTo(theirs, "nobody");
-
-    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-      acquire(c, "ns", 4);
-    }
-    assertThat(Files.readString(theirs).trim()).isEqualTo("500");
-    assertThat(Files.readString(ns.resolve("longest-ttl.0")).trim()).isEqualTo("2000");
+    assertThat(Files.readString(theirs)).startsWith("ttl=20000\n"); // left to its owner
   }
 
   @Test
@@ -252,15 +235,15 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 1: the owner of a shared namespace folder deletes a holder's lease
-   * file and every longest-ttl file in it. A newcomer with a short lease time still waits the
-   * holder's, recorded in the lease directory where that owner cannot delete it, and starts after
-   * the holder's high-water mark; the holder notices at its next renewal and stops. The two share
-   * the lease directory only, not the place of host-wide claims (two containers with a volume): on
-   * one host the holder's claim would keep the newcomer off its id altogether.
+   * The owner of a shared namespace folder deletes a holder's lease file. A newcomer with a short
+   * lease time still waits the holder's, recorded in the lease directory where that owner cannot
+   * delete it, and starts after the holder's high-water mark; the holder notices at its next
+   * renewal and stops. The two share the lease directory only, not the place of host-wide claims
+   * (two containers with a volume): on one host the holder's claim would keep the newcomer off its
+   * id altogether.
    */
   @Test
-  void acquire_namespaceFolderOwnerDeletedLeaseAndTtlFiles_newcomerWaitsHoldersLeaseTime()
+  void acquire_namespaceFolderOwnerDeletedTheLeaseFile_newcomerWaitsHoldersLeaseTime()
       throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
@@ -273,7 +256,7 @@ class SharedLeaseDirectoryTest {
       long promised = System.currentTimeMillis() + 30_000 - 100;
       try (var files = Files.newDirectoryStream(ns)) {
         for (Path f : files) {
-          Files.delete(f); // as the folder's owner may: 0.lease, longest-ttl, longest-ttl.0
+          Files.delete(f); // as the folder's owner may: 0.lease
         }
       }
 
@@ -335,17 +318,16 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 5: another user planted a shared longest-ttl file and holds a lock
-   * on it from a real process; this user neither waits for it nor trusts it.
+   * Another user planted this user's lock file of the namespace's marks and holds a lock on it from
+   * a real process: the acquisition fails at once naming the file and its owner, and waits for
+   * nothing.
    */
   @Tag("integration")
   @Test
-  void acquire_plantedLongestTtlLockedByAnotherProcess_doesNotHang() throws Exception {
+  void acquire_plantedMarksLockLockedByAnotherProcess_refusedAtOnceNamingIt() throws Exception {
     Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
     chmod(leases, 01777);
-    Path ns = Files.createDirectory(leases.resolve("ns"));
-    chmod(ns, 01777);
-    Path planted = Files.createFile(ns.resolve("longest-ttl"));
+    Path planted = Files.createFile(leases.resolve("ns@0.lock"));
     chmod(planted, 0666);
     giveTo(planted, "nobody");
     Process locker =
@@ -361,9 +343,11 @@ class SharedLeaseDirectoryTest {
       assertThat(new String(locker.getInputStream().readNBytes(6), StandardCharsets.UTF_8))
           .isEqualTo("locked");
       try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-        assertThat(acquire(c, "ns", 4).nodeId()).isZero();
+        assertThatThrownBy(() -> acquire(c, "ns", 4))
+            .isInstanceOf(NodeIdUnavailableException.class)
+            .hasMessageContaining(planted.toString())
+            .hasMessageContaining("owned by uid 65534");
       }
-      assertThat(Files.readString(ns.resolve("longest-ttl.0")).trim()).isEqualTo("2000");
     } finally {
       locker.destroyForcibly();
       locker.waitFor(10, TimeUnit.SECONDS);

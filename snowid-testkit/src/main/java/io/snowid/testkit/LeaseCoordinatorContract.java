@@ -13,11 +13,13 @@ import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseInfo;
+import io.snowid.lease.LeaseLimits;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.lease.LeaseOptions;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
+import io.snowid.lease.LeaseTermsException;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.node.NodeLease;
 import java.time.Duration;
@@ -99,6 +101,33 @@ public abstract class LeaseCoordinatorContract {
         new AcquireRequest(other, 4, "b", new LeaseTerms(TTL, now(), now() + TTL.toMillis())));
 
     assertThat(c.namespaces()).contains(namespace, other);
+  }
+
+  /**
+   * A namespace has one set of limits while it has live holders: after a loss of the registry's
+   * state a newcomer waits by its own, so a holder with larger ones must not be running then.
+   */
+  @Test
+  void acquire_otherLimitsWhileAHolderIsLive_refusedNamingBothThenSameLimitsAccepted() {
+    LeaseLimits fleet = new LeaseLimits(Duration.ofSeconds(10), Duration.ofSeconds(1));
+    LeaseCoordinator a = open();
+    a.acquire(limited(namespace, "a", fleet));
+
+    LeaseCoordinator b = open();
+    assertThatThrownBy(() -> b.acquire(limited(namespace, "b", LeaseLimits.DEFAULT)))
+        .isInstanceOf(LeaseTermsException.class)
+        .hasMessageContaining(namespace)
+        .hasMessageContaining("maxTtl 10s, maxSkew 1s")
+        .hasMessageContaining("maxTtl 30s, maxSkew 5s");
+    assertThat(b.acquire(limited(namespace, "b", fleet)).nodeId()).isNotNegative();
+    assertThat(b.acquire(limited(namespace + ".other", "b", LeaseLimits.DEFAULT)).nodeId())
+        .as("another namespace has its own limits")
+        .isNotNegative();
+  }
+
+  private AcquireRequest limited(String ns, String instance, LeaseLimits limits) {
+    return new AcquireRequest(
+        ns, 4, 0, 0, instance, new LeaseTerms(TTL, now(), now() + TTL.toMillis()), limits);
   }
 
   @Test

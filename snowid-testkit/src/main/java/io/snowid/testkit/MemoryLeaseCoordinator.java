@@ -7,6 +7,7 @@ import io.snowid.lease.LeaseInfo;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
+import io.snowid.lease.LeaseTermsException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,6 +40,13 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
     synchronized (registry) {
       long now = clock.getAsLong();
       Map<Long, MemoryRegistry.Entry> ids = registry.namespace(request.namespace());
+      long live = ids.values().stream().filter(e -> e.token != null && e.expiresAt > now).count();
+      for (MemoryRegistry.Entry e : ids.values()) {
+        if (e.token != null && e.expiresAt > now && !e.limits.equals(request.limits())) {
+          throw new LeaseTermsException(
+              request.namespace(), "memory:" + registry.name(), e.limits, live, request.limits());
+        }
+      }
       Long chosen = null;
       for (long id = request.first(); id >= 0; id = request.next(id)) {
         MemoryRegistry.Entry e = ids.get(id);
@@ -65,6 +73,7 @@ final class MemoryLeaseCoordinator implements LeaseCoordinator {
       e.token = UUID.randomUUID().toString();
       e.instance = request.instance();
       e.lastInstance = request.instance();
+      e.limits = request.limits();
       e.expiresAt = now + terms.ttl().toMillis();
       e.highWater = Math.max(e.highWater, terms.mayIssueUntilMillis());
       mine.add(e.token);

@@ -12,6 +12,7 @@ final class MemoryRegistry {
     long expiresAt;
     long highWater = Long.MIN_VALUE;
     String lastInstance;
+    io.snowid.lease.LeaseLimits limits;
   }
 
   private final String name;
