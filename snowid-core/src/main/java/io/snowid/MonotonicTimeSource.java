@@ -17,10 +17,10 @@ final class MonotonicTimeSource implements TimeSource {
    * so that this source jumps forward to it. It never moves back: a step backwards of the wall
    * clock is not followed, which is what makes this source clock-safe.
    *
-   * Slewing. Not following a step back used to leave this source ahead of the wall clock for good
-   * after a forward step that NTP corrected (RELIABILITY.md, finding 4): it had jumped forward to
-   * the wrong time and kept it. Ahead by more than a lease coordinator's allowed skew, it failed
-   * every renewal's skew check, an outage until restart. Now, while it reads ahead of the wall
+   * Slewing. Not following a step back alone would leave this source ahead of the wall clock for
+   * good after a forward step that NTP corrects (RELIABILITY.md, finding 4): it jumps forward to
+   * the wrong time and keeps it, and ahead by more than a lease coordinator's allowed skew it fails
+   * every renewal's skew check, an outage until restart. So, while it reads ahead of the wall
    * clock by more than SLEW_ABOVE_MILLIS (the wall clock's granularity on some systems, and NTP's
    * own slewing: a drift of a few milliseconds starts nothing), it runs at SLEW_RATE of real time,
    * 0.9, losing 100 ms a second, until it has lost exactly the lead it measured; then it runs at

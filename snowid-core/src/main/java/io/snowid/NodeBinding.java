@@ -44,14 +44,14 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
    * (RELIABILITY.md, finding 2). So for such a source a binding also carries the grant's deadline
    * in real time (the lease's monotonic clock: when the confirmed request was sent, plus the lease
    * time less the margin), and nothing is reserved after it: checked on every call of the fast
-   * path (a check only where a unit was entered let a step back within a lead run on into later
-   * units, and let the rest of the unit last entered be issued after a step back with no call in
-   * between: review findings, LeaseRealTimeFenceRegressionTest), before every reservation of the
-   * slow path, and again before a run that waited for its time is returned. The first call that
-   * finds it passed (and gets no renewal at once) replaces the binding with one fenced for that
-   * reason. What remains is a caller between its check and its CAS. Such a generator pays one
-   * nanoTime read per ID; the monotonic source, and a source without a lease, pay one read of
-   * realTimeBound, which is false.
+   * path (a check only where a unit is entered would let a step back within a lead run on into
+   * later units, and the rest of the unit last entered be issued after a step back with no call in
+   * between: docs/design.md, "Real time"; LeaseRealTimeFenceRegressionTest), before every
+   * reservation of the slow path, and again before a run that waited for its time is returned. The
+   * first call that finds it passed (and gets no renewal at once) replaces the binding with one
+   * fenced for that reason. What remains is a caller between its check and its CAS. Such a
+   * generator pays one nanoTime read per ID; the monotonic source, and a source without a lease,
+   * pay one read of realTimeBound, which is false.
    */
 
   /**

@@ -67,11 +67,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    * being lost. "At full load": the position's tick is the latest tick entered by carry, its
    * predecessor's whole sequence spent (fullLoadTick, written off the fast path: where a spent
    * tick's successor is reserved, or reached while catching up). A generator below its cap enters
-   * the tick the source reads, as before, except in the 10 ms after a tick was spent: the hint is
+   * the tick the source reads, except in the 10 ms after a tick was spent: the hint is
    * not cleared, catchesUp's bound ends it. The time in an ID is never ahead of the source, and
    * lags the reading it was issued on by less than CATCH_UP_MILLIS. A catch-up checks the lease's
    * deadline and the layout's end at the reading, not at the lagging tick, and raises the clock-
-   * step guard's `high` with the reading (review of the first version). fullLoadTick is a hint
+   * step guard's `high` with the reading (docs/design.md, "Catch-up"). fullLoadTick is a hint
    * only: whatever a race makes of it, a position is taken by CAS (unique, increasing) and never
    * lies ahead of the reading or more than the catch-up behind it. Measured: BENCHMARKS.md, "Round
    * two: capped at 1 thread, quiet and under load".

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11, item 6: the example in {@link DecodedId#toString()}'s Javadoc named a time and fields
- * the ID does not have. The Javadoc is read from the source and its example decoded.
+ * The example in {@link DecodedId#toString()}'s Javadoc names the time and fields the ID has: the
+ * Javadoc is read from the source and its example decoded.
  */
 class DecodedIdDocTest {
   @Test

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot path checks its time unit on a reading in nanoseconds, which only the built-in monotonic
- * source gives it. Review of 2a3b144: that reading was a public default method of {@link
- * TimeSource}, so a user's source that already had a {@code unixNanos()} of its own silently
- * decided the IDs' time, ahead of its {@code millis()}.
+ * source gives it. That reading is no public method of {@link TimeSource}, so a user's source with
+ * a {@code unixNanos()} of its own does not silently decide the IDs' time, ahead of its {@code
+ * millis()}.
  */
 class HotPathNanosRegressionTest {
   /** A user's source with a method of its own that happens to be called unixNanos. */

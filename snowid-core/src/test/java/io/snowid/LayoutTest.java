@@ -163,7 +163,7 @@ class LayoutTest {
   }
 
   // Sonyflake v2 (v2/sonyflake.go): toID = elapsed << 24 | sequence << 16 | machine, elapsed in
-  // 10 ms since the default StartTime 2025-01-01T00:00:00Z (issue 11, item 6).
+  // 10 ms since the default StartTime 2025-01-01T00:00:00Z.
   @Test
   void preset_sonyflakeV2_isTheV2DefaultLayout() {
     Layout v2 = Layout.preset("sonyflake-v2");
@@ -177,7 +177,7 @@ class LayoutTest {
     assertThat(d.field("machine")).isEqualTo(0xC0A8);
     assertThat(v2.compose(elapsed, 200, 0xC0A8)).isEqualTo(id);
     assertThat(v2.unit()).isEqualTo(Duration.ofMillis(10));
-    // What the issue saw: a v2 ID read with the v1 preset is 10.3 years early.
+    // A v2 ID read with the v1 preset is 10.3 years early.
     assertThat(Layout.preset("sonyflake").decode(id).instant())
         .isEqualTo(Instant.parse("2014-09-01T00:00:00Z").plusMillis(elapsed * 10));
   }
@@ -260,7 +260,7 @@ class LayoutTest {
     assertThat(d.toString()).startsWith(Long.toUnsignedString(topBitSet));
   }
 
-  // Issue 12 item 7: "unit=1d" was refused while the message said "up to 1 day".
+  // Units of days, hours and minutes are accepted, as the message's "up to 1 day" says.
   @ParameterizedTest
   @CsvSource({"unit=1d, 86400000", "unit=1h, 3600000", "unit=2m, 120000", "unit=86400s, 86400000"})
   void parse_unitInDaysHoursOrMinutes_isAccepted(String unit, long millis) {

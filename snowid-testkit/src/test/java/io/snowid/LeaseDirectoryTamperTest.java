@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real JVMs take IDs through {@link SnowId#next()} from one lease directory while it is deleted and
- * replaced under them (issue 9 item 1: rm -rf of the directory under a running holder let a
- * newcomer take its worker, 14.7M duplicates). No ID may appear twice.
+ * replaced under them (rm -rf of the directory under a running holder must not let a newcomer take
+ * its worker). No ID may appear twice.
  */
 @Tag("integration")
 class LeaseDirectoryTamperTest {

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, on real processes with the real host: {@link SnowId#next()} with its default node
- * source (the lease directory of {@code java.io.tmpdir}, here a folder of the test) in a process
- * without network ({@code unshare -n}), in a container, and in made-up Kubernetes pods (the
- * environment variables Kubernetes sets). The branches themselves are tested on a made-up host in
- * snowid-core (LocalLeasePlanTest, NodeIdChainTest); these show that the real host is read.
+ * On real processes with the real host: {@link SnowId#next()} with its default node source (the
+ * lease directory of {@code java.io.tmpdir}, here a folder of the test) in a process without
+ * network ({@code unshare -n}), in a container, and in made-up Kubernetes pods (the environment
+ * variables Kubernetes sets). The branches themselves are tested on a made-up host in snowid-core
+ * (LocalLeasePlanTest, NodeIdChainTest); these show that the real host is read.
  */
 @Tag("integration")
 class NodeEnvironmentProcessTest {
@@ -54,7 +54,7 @@ class NodeEnvironmentProcessTest {
     return Files.exists(Paths.get("/.dockerenv"));
   }
 
-  /** Item 1: no IPv4 address (unshare -n) was "no value for node field(s) [datacenter …]". */
+  /** Without an IPv4 address (unshare -n) every node field is leased, none left without a value. */
   @Test
   void snowIdNext_processWithoutNetwork_leasesEveryNodeFieldFromTheLeaseDirectory()
       throws Exception {
@@ -67,7 +67,7 @@ class NodeEnvironmentProcessTest {
     }
   }
 
-  /** Item 2: a container with the default lease directory warns with the odds of a collision. */
+  /** A container with the default lease directory warns with the odds of a collision. */
   @Test
   void snowIdNext_containerWithTheDefaultDirectory_warnsHowLikelyContainersCollide()
       throws Exception {
@@ -81,7 +81,7 @@ class NodeEnvironmentProcessTest {
         .contains("snowid.datacenter-id and snowid.worker-id");
   }
 
-  /** Item 3: web-37's ordinal went into the 5-bit datacenter field and failed to start. */
+  /** web-37's ordinal fills every node field, not the 5-bit datacenter field alone (too small). */
   @Test
   void snowIdNext_statefulSetPod37_takesItsOrdinalInEveryNodeField() throws Exception {
     Run r = run(List.of(), Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "HOSTNAME", "web-37"));
@@ -91,7 +91,8 @@ class NodeEnvironmentProcessTest {
   }
 
   /**
-   * Item 3: a Deployment's pod started, each pod with worker 0 and an address-chosen datacenter.
+   * A Deployment's pod refuses to start rather than run each pod with worker 0 and an
+   * address-chosen datacenter.
    */
   @Test
   void snowIdNext_deploymentPod_refusesNamingTheSettingsThatMakeItSafe() throws Exception {
@@ -110,7 +111,7 @@ class NodeEnvironmentProcessTest {
     assertThat(tmp.resolve("snowid-leases")).doesNotExist();
   }
 
-  /** Item 3: a generated suffix of five digits was taken for an ordinal (here it would fit). */
+  /** A generated suffix of five digits is not taken for an ordinal (here it would fit). */
   @Test
   void snowIdNext_deploymentPodWithAnAllDigitSuffix_isNotTakenForAStatefulSetPod()
       throws Exception {

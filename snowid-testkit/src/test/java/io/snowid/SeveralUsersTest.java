@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11, item 4: one lease directory per host, used by two real OS users. The test runs as root
- * (CI does) and creates the second user with useradd for its run, then removes it. Its processes
- * run through setpriv with that user's ids, on a copy of the classes it can read. {@code
- * java.io.tmpdir} of both is a folder like /tmp (sticky, writable by all), so both use the default
- * lease directory there, as processes of two users on one host use /tmp/snowid-leases.
+ * One lease directory per host, used by two real OS users. The test runs as root (CI does) and
+ * creates the second user with useradd for its run, then removes it. Its processes run through
+ * setpriv with that user's ids, on a copy of the classes it can read. {@code java.io.tmpdir} of
+ * both is a folder like /tmp (sticky, writable by all), so both use the default lease directory
+ * there, as processes of two users on one host use /tmp/snowid-leases.
  */
 @Tag("integration")
 class SeveralUsersTest {
@@ -160,7 +160,7 @@ class SeveralUsersTest {
     throw new AssertionError("no line from the child in 30 s");
   }
 
-  /** The default directory was created 0755 by the first user; the second failed to start. */
+  /** The first user creates the default directory shared (1777), so the second starts too. */
   @Test
   void snowIdNext_twoUsersOnTheDefaultLeaseDirectory_getDifferentNodeIds() throws Exception {
     Path stop = tmp.resolve("stop");
@@ -191,7 +191,7 @@ class SeveralUsersTest {
 
   /**
    * A directory an older snowid created for its user alone: one line, the path and one fix that
-   * covers its namespace folders too (review of issue 11, findings 7 and 8).
+   * covers its namespace folders too.
    */
   @Test
   void snowIdNext_leaseDirectoryOnlyItsOwnerMayWrite_refusedNamingPathAndChmod() throws Exception {

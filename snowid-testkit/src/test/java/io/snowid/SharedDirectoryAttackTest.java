@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 11, finding 1, with two real OS users on a lease directory created by root
- * beforehand ({@code install -d -m 1777}): the attacker creates the namespace folder first, so it
- * owns it and may delete any file in it. It deletes the victim's lease file and every longest-ttl
- * file while the victim issues under a long lease. A newcomer of the victim's user with a short
- * lease time then takes the same node id: it must not issue one ID the victim issued.
+ * Two real OS users on a lease directory created by root beforehand ({@code install -d -m 1777}):
+ * the attacker creates the namespace folder first, so it owns it and may delete any file in it. It
+ * deletes the victim's lease file and every longest-ttl file while the victim issues under a long
+ * lease. A newcomer of the victim's user with a short lease time then takes the same node id: it
+ * must not issue one ID the victim issued.
  */
 @Tag("integration")
 class SharedDirectoryAttackTest {
@@ -204,8 +204,8 @@ class SharedDirectoryAttackTest {
     String victimNode = firstLine(tmp.resolve("victim.out"), holder);
     assertThat(victimNode).startsWith("ok ");
 
-    // Right after a renewal of the victim, as the reviewer did: the victim then issues for a
-    // whole renewal interval before it can notice, and the newcomer starts within it.
+    // Right after a renewal of the victim: the victim then issues for a whole renewal interval
+    // before it can notice, and the newcomer starts within it.
     Path victimsLease;
     try (Stream<Path> inside = Files.list(ns)) {
       victimsLease =

@@ -131,8 +131,7 @@ class SnowflakeCatchUpTest {
     assertThat(timeOf(gen, next)).isGreaterThan(timeOf(gen, id));
   }
 
-  // ---- review of the first version: a catch-up is judged at the reading, not its lagging tick
-  // ----
+  // ---- a catch-up is judged at the reading, not its lagging tick ----
 
   @Test
   void nextId_catchUpWouldRunPastTheLeaseDeadline_issuesNothingAfterIt() {

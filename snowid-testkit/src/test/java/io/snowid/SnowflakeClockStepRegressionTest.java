@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression tests for wall-clock steps that land between two reads inside one call, found by the
- * adversarial run: each policy must keep its promise however the step and the reads interleave.
+ * Wall-clock steps that land between two reads inside one call: each policy must keep its promise
+ * however the step and the reads interleave.
  *
  * <p>Reads of the wall clock in a call that finds its unit spent: 1 in {@code nextId}, 2 in the
  * slow path, 3 when it checks for a step back, 4 the first read of the wait for the next unit.
@@ -66,7 +66,7 @@ class SnowflakeClockStepRegressionTest {
     clock.beforeRead(4, () -> clock.stepBack(step));
   }
 
-  // ---- finding 1: a step is a step whether or not the millisecond ticked in between ----
+  // ---- a step is a step whether or not the millisecond ticked in between ----
 
   @Test
   void nextId_wallClockStepsBackAndTicksBetweenReadsWithFailPolicy_throwsAtOnce() {
@@ -150,7 +150,7 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
-  // ---- finding 2: a clockback call already waiting when the clock steps back counts the step ----
+  // ---- a clockback call already waiting when the clock steps back counts the step ----
 
   @Test
   void nextId_wallClockStepsBackWhileParkedWithClockbackPolicy_countsTheStep() {
@@ -183,7 +183,7 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
-  // ---- finding F18: one step under fail was reported as 1.6M steps, one per failing call ----
+  // ---- one step under fail counts once, not once per failing call ----
 
   @Test
   void clockStepCount_oneStepFailsManyCallsWithFailPolicy_countsTheStepOnce() {
@@ -216,7 +216,7 @@ class SnowflakeClockStepRegressionTest {
     assertThat(gen.clockStepCount()).isEqualTo(1);
   }
 
-  // ---- finding F7: a step back before the first ID parked the first call for the whole step ----
+  // ---- a step back before the first ID does not park the first call for the whole step ----
 
   /**
    * A fresh lease as the file: backend grants one: the generator must start after a high-water mark
@@ -326,7 +326,7 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
-  // ---- finding F8: under wait, steps each within maxWait added up within one call ----
+  // ---- under wait, maxWait bounds the steps of one call added up, not each step ----
 
   @Test
   void nextId_twoStepsInOneCallAddUpBeyondMaxWaitWithWaitPolicy_throwsWithinTheBound() {
@@ -344,9 +344,9 @@ class SnowflakeClockStepRegressionTest {
 
   @Test
   void nextId_stepWhileParkedStaysAboveTheCallsReadingBeyondMaxWaitInAll_throwsWithinTheBound() {
-    // The reviewer's case: -900 ms, then -500 ms while the call waits. When the park ends, the
-    // source reads above the reading the call had (it moved on for longer than it stepped back):
-    // only the time parked shows that it stepped back meanwhile.
+    // -900 ms, then -500 ms while the call waits. When the park ends, the source reads above the
+    // reading the call had (it moved on for longer than it stepped back): only the time parked
+    // shows that it stepped back meanwhile.
     Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofSeconds(1)).build();
     spendTheUnit(gen);
     clock.stepBack(Duration.ofMillis(900));

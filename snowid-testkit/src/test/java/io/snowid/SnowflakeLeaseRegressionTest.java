@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Regression tests for the generator's lease findings of the adversarial run. */
+/** The generator on a lease: deadlines, high-water marks, clock steps and close. */
 class SnowflakeLeaseRegressionTest {
   private final ManualClock clock = ManualClock.create();
   private final TimeSource time = TimeSource.monotonic(clock);
@@ -32,8 +32,8 @@ class SnowflakeLeaseRegressionTest {
     return gen.layout().decode(id).timestampMillis();
   }
 
-  // Finding 3: a start pushed past the lease's deadline by a high-water mark (a restart with the
-  // clock behind it) threw "InvalidSettingException: maxLead = 0 ms" at the first renewal.
+  // A start pushed past the lease's deadline by a high-water mark (a restart with the clock behind
+  // it) waits for renewals, not an "InvalidSettingException: maxLead = 0 ms" at the first one.
   @Test
   void nextId_highWaterMarkBeyondTheLeaseDeadline_waitsForRenewals() {
     long highWater = start + 8_000;
@@ -48,8 +48,8 @@ class SnowflakeLeaseRegressionTest {
     assertThat(timeOf(gen, id)).isLessThanOrEqualTo(time.millis());
   }
 
-  // Finding 3: with a lead longer than the lease's window, a burst that ran into the deadline threw
-  // "InvalidSettingException: maxLead" at the first renewal instead of waiting for the next.
+  // With a lead longer than the lease's window, a burst that runs into the deadline waits for the
+  // next renewal, not an "InvalidSettingException: maxLead" at the first one.
   @Test
   void nextId_leadLongerThanTheLeaseWindow_waitsForRenewals() {
     ManualLease lease = new ManualLease(grant(start + 5, Long.MIN_VALUE));
@@ -67,8 +67,8 @@ class SnowflakeLeaseRegressionTest {
     assertThat(timeOf(gen, last)).isLessThan(time.millis() + 5);
   }
 
-  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
-  // lease until its next scheduled renewal ("was not renewed in time").
+  // A forward step of the wall clock larger than the lease time left asks for a renewal at once: a
+  // healthy lease is not fenced until its next scheduled renewal ("was not renewed in time").
   @Test
   void nextId_wallClockStepsForwardPastTheDeadline_asksForARenewalAndIssues() {
     TimeSource wall = TimeSource.wallClock(clock);
@@ -107,9 +107,9 @@ class SnowflakeLeaseRegressionTest {
     assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
   }
 
-  // Finding F9: nextId() after close() said "lease not valid since -292275055-05-16T16:47:04.193Z:
-  // waiting for this clock to pass the node's high-water mark", and so did the CLI when SIGTERM
-  // came during the first wait.
+  // nextId() after close() says the generator was closed, since the close, not that the lease is
+  // waiting for the node's high-water mark since Long.MIN_VALUE; so does the CLI when SIGTERM comes
+  // during the first wait.
   @Test
   void nextId_afterClose_throwsLeaseLostSayingTheGeneratorWasClosed(@TempDir Path dir) {
     Snowflake gen =
@@ -171,8 +171,8 @@ class SnowflakeLeaseRegressionTest {
         .hasMessageContaining("was released");
   }
 
-  // Finding F13: while the generator waited for its clock to pass the node's high-water mark (a
-  // fresh file: id waits one ttl), its status said held, so /health was UP while /id blocked.
+  // While the generator waits for its clock to pass the node's high-water mark (a fresh file: id
+  // waits one ttl), its status is not held, so /health is not UP while /id would block.
   @Test
   void nodeStatus_clockNotPastTheHighWaterMark_isNotHeldAndSaysUntilWhen() {
     long highWater = start + 2_000;

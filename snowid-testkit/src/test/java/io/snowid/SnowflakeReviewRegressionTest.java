@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Regression tests for the findings of the independent review that were fixed afterwards. */
+/** The generator parked under a clock step, a lead at a lease's deadline, a layout's end. */
 class SnowflakeReviewRegressionTest {
 
   private static Snowflake.Builder onWallClock(ManualClock clock) {
@@ -23,8 +23,8 @@ class SnowflakeReviewRegressionTest {
         .timeSource(TimeSource.wallClock(clock));
   }
 
-  // Review finding 5: a wall-clock step back while a caller was parked kept it parked for the
-  // whole step (an hour), whatever the policy.
+  // A wall-clock step back while a caller is parked is seen when the park ends: fail throws rather
+  // than park again for the whole step (an hour), wait waits out a short one.
   @Test
   void nextId_wallStepsBackWhileParkedWithFailPolicy_throwsInsteadOfParkingForTheStep() {
     ManualClock clock = ManualClock.create();
@@ -67,8 +67,8 @@ class SnowflakeReviewRegressionTest {
     return Snowflake.builder().lease(lease).timeSource(time).maxLead(lead).build();
   }
 
-  // Review finding 6: with maxLead, a burst that reached a healthy lease's deadline threw
-  // LeaseLostException at once; it now waits for the renewal.
+  // With maxLead, a burst that reaches a healthy lease's deadline waits for the renewal instead of
+  // throwing LeaseLostException at once.
   @Test
   void nextId_leadRunsIntoAHealthyLeasesDeadline_waitsForTheRenewalInsteadOfFailing() {
     ManualClock clock = ManualClock.create();
@@ -121,7 +121,8 @@ class SnowflakeReviewRegressionTest {
         .hasMessageContaining("batch");
   }
 
-  // Review finding 7: a wide time field with a coarse unit overflowed the last instant.
+  // A layout whose last instant lies beyond Unix milliseconds (a wide time field with a coarse
+  // unit) is rejected.
   @Test
   void parse_lastInstantBeyondUnixMillis_isRejected() {
     assertThatThrownBy(() -> Layout.parse("time=62,sequence=1,epoch=0,unit=1s"))

@@ -67,9 +67,9 @@ class SnowflakeSpreadTest {
 
   /**
    * One-shot use (a CLI run, a cron job, a serverless call) issues one ID per fresh generator: its
-   * sequence must be spread as after any quiet tick, not always 0 (issue 11, item 5), with or
-   * without a previous holder's high-water mark, and also when the first ID falls in the very tick
-   * after that mark (1 ms before now) or has to wait for it (0).
+   * sequence must be spread as after any quiet tick, not always 0, with or without a previous
+   * holder's high-water mark, and also when the first ID falls in the very tick after that mark (1
+   * ms before now) or has to wait for it (0).
    */
   @ParameterizedTest(name = "high-water mark {0} ms before now")
   @CsvSource({"none", "60000", "1", "0"})

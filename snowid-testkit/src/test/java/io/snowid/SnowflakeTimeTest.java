@@ -36,7 +36,7 @@ class SnowflakeTimeTest {
     assertThat(clock.parks()).isZero();
   }
 
-  // Issue 12 item 1: a server's I/O thread must never park; tryNextId answers what it can at once.
+  // A server's I/O thread must never park; tryNextId answers what it can at once.
   @Test
   void tryNextId_sequenceSpent_returnsNoIdWithoutParkingOrReserving() {
     TimeSource source = TimeSource.monotonic(clock);

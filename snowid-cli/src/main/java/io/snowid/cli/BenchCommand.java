@@ -101,9 +101,9 @@ final class BenchCommand extends SnowIdSubcommand {
   /**
    * The worker threads, each calling {@code nextId()} and counting its IDs. The window is measured
    * from outside: at its start and at its end the measuring thread reads every worker's count and
-   * CPU time, so IDs issued before the start or after the end never count (they used to: counts
-   * were taken after the workers stopped, with whole blocks finished after the end time, which made
-   * 256 threads report 1.08 of the cap).
+   * CPU time, so IDs issued before the start or after the end never count (counts taken after the
+   * workers stopped would include whole blocks finished after the end time, and many threads would
+   * report more than the cap).
    */
   static final class Run implements AutoCloseable {
     /** How often a worker publishes its count: the error at each end of the window, per thread. */

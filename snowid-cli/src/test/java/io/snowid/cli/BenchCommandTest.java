@@ -34,11 +34,10 @@ class BenchCommandTest {
   }
 
   /**
-   * Issue 12 item 5: IDs issued after the window's end used to be counted (whole blocks finished
-   * after the end time), so many threads reported more than the cap. Here the ID source stops
-   * answering the moment the window ends (its clock is the test's): the count is at most what was
-   * issued by then. The parent's measurement waited for every worker's block to finish, so it would
-   * never return here.
+   * IDs issued after the window's end are not counted (whole blocks finished after the end time
+   * would let many threads report more than the cap). Here the ID source stops answering the moment
+   * the window ends (its clock is the test's): the count is at most what was issued by then, and
+   * the measurement returns without waiting for every worker's block to finish.
    */
   @Test
   void measure_idsIssuedAfterTheEnd_areNotCounted() throws Exception {

@@ -79,7 +79,7 @@ class CommandLineTest {
     assertThat(r.err()).startsWith("snowid: ");
   }
 
-  // Issue 12 item 7: an unknown command said only "Unmatched argument at index 0".
+  // An unknown command lists the commands, not only "Unmatched argument at index 0".
   @Test
   void unknownCommand_listsTheCommandsOnOneLine() {
     Cli r = Cli.run("frobnicate");

@@ -26,7 +26,9 @@ class DocExamplesHarnessTest {
     return DocBlock.parse(dir, md);
   }
 
-  /** The Quick start's Java example as it was: SnowId's lease directory and another. */
+  /**
+   * A Quick start-like Java example with two node sources: SnowId's lease directory and another.
+   */
   private static final String MIXED_SOURCES =
       """
       <!-- test: "/var/lib/snowid" -> "{tmp}" -->

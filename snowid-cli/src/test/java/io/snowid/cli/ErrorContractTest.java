@@ -12,10 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 12 item 4: bad input is exit code 2 and one line on stderr that names the input and what
- * would be allowed, for every kind of input: numbers picocli converts, IDs too wide for the layout,
- * an expired layout, a lease directory that is a file, an address that does not resolve, a spec
- * with a typo, a value given twice, input of any length.
+ * Bad input is exit code 2 and one line on stderr that names the input and what would be allowed,
+ * for every kind of input: numbers picocli converts, IDs too wide for the layout, an expired
+ * layout, a lease directory that is a file, an address that does not resolve, a spec with a typo, a
+ * value given twice, input of any length.
  */
 class ErrorContractTest {
   @TempDir Path dir;

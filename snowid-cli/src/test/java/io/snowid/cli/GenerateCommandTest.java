@@ -110,7 +110,7 @@ class GenerateCommandTest {
     assertThat(r.err()).startsWith("snowid: ").doesNotContain("\tat ");
   }
 
-  /** Review of issue 11, finding 16: this was "snowid: NullPointerException", exit 1. */
+  /** Bad input, exit 2 naming the field: not "snowid: NullPointerException", exit 1. */
   @Test
   void generate_fileFieldsLeavingTheDatacenterWithoutValue_exits2NamingIt() {
     Cli r = Cli.run("generate", "--node", "file:" + leases + "?fields=worker");

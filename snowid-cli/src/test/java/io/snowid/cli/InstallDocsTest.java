@@ -10,9 +10,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 item 7: a newcomer finds how to install snowid (the README's "Install": the BOM, the
- * coordinates of every published module, {@code ./mvnw install}) and under which license, and the
- * build says so too.
+ * A newcomer finds how to install snowid (the README's "Install": the BOM, the coordinates of every
+ * published module, {@code ./mvnw install}) and under which license, and the build says so too.
  */
 class InstallDocsTest {
   private static final Path REPO = Path.of("").toAbsolutePath().getParent();

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 item 7: the first {@code ./snowid} builds for a minute or more, and used to say only
- * "building snowid…". It now says what it builds, why, that it may download Maven and the
- * dependencies, each module as Maven reaches it, and how long it took. The script runs for real in
- * a copy of the repository's layout whose {@code ./mvnw} is a stand-in that prints what Maven
- * prints, so nothing is downloaded or compiled here.
+ * The first {@code ./snowid} builds for a minute or more, so it says more than "building snowid…":
+ * what it builds, why, that it may download Maven and the dependencies, each module as Maven
+ * reaches it, and how long it took. The script runs for real in a copy of the repository's layout
+ * whose {@code ./mvnw} is a stand-in that prints what Maven prints, so nothing is downloaded or
+ * compiled here.
  */
 @Tag("integration")
 class LauncherScriptTest {

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 12 item 6: an operator sees who holds which node id ({@code snowid leases}) and frees the
- * id of a holder that is gone ({@code snowid leases release}), never a live one's. The holder is a
- * real {@code snowid serve} process, killed with SIGKILL.
+ * An operator sees who holds which node id ({@code snowid leases}) and frees the id of a holder
+ * that is gone ({@code snowid leases release}), never a live one's. The holder is a real {@code
+ * snowid serve} process, killed with SIGKILL.
  */
 class LeasesCommandTest {
   private static final Pattern HIGH_WATER = Pattern.compile("\"highWater\":\"([^\"]+)\"");

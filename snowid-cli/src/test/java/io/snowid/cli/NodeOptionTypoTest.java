@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A misspelt or repeated option in the node URI is bad input: exit 2 and one line naming it (with
- * the option meant), before any lease is taken or anything written. Before, a misspelt option of a
- * jdbc: URI went to the driver and the process issued IDs in the default namespace.
+ * the option meant), before any lease is taken or anything written; a misspelt option of a jdbc:
+ * URI is not passed on to the driver while the process issues IDs in the default namespace.
  */
 @Tag("integration")
 class NodeOptionTypoTest {

@@ -19,9 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 item 3: IDs that could not be written were reported as success ({@code generate >
- * /dev/full}, or with stdout closed, exited 0). A write error is exit code 1 and one line on
- * stderr.
+ * IDs that could not be written are never reported as success ({@code generate > /dev/full}, or
+ * with stdout closed, does not exit 0): a write error is exit code 1 and one line on stderr.
  */
 class OutputFailureTest {
   @TempDir Path dir;

@@ -27,9 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code snowid serve} as its own process, as an operator runs it: a blank token is refused (issue
- * 12 item 2), the log says whether authentication is on, and a stop that cut a client off exits
- * non-zero (item 5).
+ * {@code snowid serve} as its own process, as an operator runs it: a blank token is refused, the
+ * log says whether authentication is on, and a stop that cut a client off exits non-zero.
  */
 class ServeOperationsProcessTest {
   private static final String NODE = "static:worker=1,datacenter=1";

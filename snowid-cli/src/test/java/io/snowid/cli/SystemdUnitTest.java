@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 item 7: the README's systemd advice ships as a unit, {@code docs/snowid.service}, that
- * systemd accepts as it is and that configures only what {@code snowid serve} reads. {@code
- * systemd-analyze verify} runs where systemd is installed; elsewhere that one test is skipped.
+ * The README's systemd advice ships as a unit, {@code docs/snowid.service}, that systemd accepts as
+ * it is and that configures only what {@code snowid serve} reads. {@code systemd-analyze verify}
+ * runs where systemd is installed; elsewhere that one test is skipped.
  */
 class SystemdUnitTest {
   private static final Path UNIT =

@@ -71,14 +71,15 @@ final class LeaseDirectory {
    * members of a group-writable folder's group, the operator's choice) can replace it, so the walk
    * is not raced by another user while it checks and creates below it.
    *
-   * Shared namespace folders (several users of one host, issue 11) are the one exception to "owned
-   * by this user or root": sticky and world-writable, or writable by the group of a group-writable
-   * lease directory. Their owner can still rename or delete what is inside; a holder detects that
-   * at its next renewal and stops, and a newcomer waits the longest lease time any user recorded
-   * and starts after every recorded high-water mark, records kept in the lease directory
-   * (NamespaceMarks) where that owner cannot delete them. So the lease directory itself must belong
-   * to root or this user: only they (and root) can then cause a duplicate, and a directory created
-   * beforehand by root (systemd-tmpfiles, install -d) leaves no user that power.
+   * Shared namespace folders (several users of one host: docs/design.md, "The `file:` backend") are
+   * the one exception to "owned by this user or root": sticky and world-writable, or writable by
+   * the group of a group-writable lease directory. Their owner can still rename or delete what is
+   * inside; a holder detects that at its next renewal and stops, and a newcomer waits the longest
+   * lease time any user recorded and starts after every recorded high-water mark, records kept in
+   * the lease directory (NamespaceMarks) where that owner cannot delete them. So the lease
+   * directory itself must belong to root or this user: only they (and root) can then cause a
+   * duplicate, and a directory created beforehand by root (systemd-tmpfiles, install -d) leaves no
+   * user that power.
    */
   static final int MAX_LINKS = 40;
 

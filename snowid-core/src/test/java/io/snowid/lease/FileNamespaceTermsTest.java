@@ -126,8 +126,8 @@ class FileNamespaceTermsTest {
   }
 
   /**
-   * A lease time once used is waited only while its holders may issue: an hour recorded long ago no
-   * longer makes every newcomer wait an hour.
+   * A lease time once used is waited only while its holders may issue: an hour recorded long ago
+   * does not make every newcomer wait an hour.
    */
   @Test
   void acquire_longTtlOfHoldersLongGone_notWaitedAnyMore() throws Exception {

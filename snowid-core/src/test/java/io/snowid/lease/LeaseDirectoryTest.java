@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 7: the default directory {@code <tmpdir>/snowid-leases} is a predictable name in a
- * world-writable folder; another user could create it (or a symbolic link to a folder of theirs)
- * first and then delete or replace the lease files. Such directories are refused, and so is a path
- * that leads through a folder or symbolic link of another user anywhere along it (review F4), with
- * one sentence naming the directory, the component, why and the fix (review F10).
+ * The default directory {@code <tmpdir>/snowid-leases} is a predictable name in a world-writable
+ * folder; another user could create it (or a symbolic link to a folder of theirs) first and then
+ * delete or replace the lease files. Such directories are refused, and so is a path that leads
+ * through a folder or symbolic link of another user anywhere along it, with one sentence naming the
+ * directory, the component, why and the fix.
  */
 class LeaseDirectoryTest {
   private static final String NODE = "--node file:DIR (snowid.node / SNOWID_NODE)";
@@ -100,7 +100,7 @@ class LeaseDirectoryTest {
                 + NODE);
   }
 
-  /** Review F4: another user's link in the middle of the path, re-pointable at any time. */
+  /** Another user's link in the middle of the path, re-pointable at any time. */
   @Test
   void open_symbolicLinkInTheMiddleOwnedByAnotherUser_refusedAndNothingCreated() throws Exception {
     Path t = sharedTmp();
@@ -129,7 +129,7 @@ class LeaseDirectoryTest {
     assertThat(rootDir.resolve("leases")).doesNotExist();
   }
 
-  /** Review F4: a link of our own is followed, but so are the checks, along its target's path. */
+  /** A link of our own is followed, but so are the checks, along its target's path. */
   @Test
   void open_ownLinkLeadingThroughAnotherUsersLink_refused() throws Exception {
     Path t = sharedTmp();
@@ -162,7 +162,7 @@ class LeaseDirectoryTest {
     }
   }
 
-  /** Review F4: {@code createIfAbsent} used to create the folders before the checks ran. */
+  /** {@code createIfAbsent} creates no folder before the checks pass. */
   @Test
   void open_folderAboveOwnedByAnotherUser_refusedAndNothingCreated() throws Exception {
     Path eve = Files.createDirectories(tmp.resolve("x").resolve("evedir"));
@@ -223,7 +223,7 @@ class LeaseDirectoryTest {
                 + NODE);
   }
 
-  /** Review F10: a planted file named neither its owner nor what to do. */
+  /** A planted file: the refusal names its owner and what to do. */
   @Test
   void open_regularFilePlantedByAnotherUser_refusedNamingItsOwner() throws Exception {
     Path planted = Files.writeString(tmp.resolve("snowid-leases"), "");

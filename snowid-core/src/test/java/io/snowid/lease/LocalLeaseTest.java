@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11: what a file: lease does on a made-up host, with real lease files. Items 1 (no IPv4:
- * every field leased, never shared with a process that takes the datacenter from its address) and 3
- * (a StatefulSet ordinal fills the fields; one process per pod and ordinal).
+ * What a file: lease does on a made-up host, with real lease files: without IPv4 every field is
+ * leased, never shared with a process that takes the datacenter from its address; a StatefulSet
+ * ordinal fills the fields, one process per pod and ordinal.
  */
 class LocalLeaseTest {
   private static final String NOT_THE_DEFAULT = "file:/nowhere/default";
@@ -155,8 +155,8 @@ class LocalLeaseTest {
   }
 
   /**
-   * Review of issue 11, finding 2: the default directory written another way, with a trailing slash
-   * or with fields=, was taken for a directory the operator gave.
+   * The default directory written another way, with a trailing slash or with fields=, is still the
+   * default, not a directory the operator gave.
    */
   @Test
   void lease_deploymentPodWithTheDefaultDirectoryWrittenAnotherWayOrFields_refuses() {
@@ -189,7 +189,7 @@ class LocalLeaseTest {
     assertThat(dir.resolve("leases")).doesNotExist();
   }
 
-  /** Review of issue 11, finding 16: fields=worker without a datacenter threw a NullPointer. */
+  /** fields=worker without a datacenter value is an invalid setting, not a NullPointer. */
   @Test
   void lease_fieldsLeavingANodeFieldWithoutValue_invalidSettingNamingIt() {
     assertThatThrownBy(

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, item 4: one lease directory per host, used by several OS users. The owners here are
- * made with chown (the test runs as root, as CI does); SeveralUsersTest runs a real second user.
+ * One lease directory per host, used by several OS users. The owners here are made with chown (the
+ * test runs as root, as CI does); SeveralUsersTest runs a real second user.
  */
 class SharedLeaseDirectoryTest {
   @TempDir Path tmp;
@@ -100,8 +100,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Its owner could delete the records that bound another user's newcomer (review of issue 11,
-   * finding 1): refused, one sentence naming the path and the fix.
+   * A lease directory another user owns: its owner could delete the records that bound this user's
+   * newcomer, so it is refused, one sentence naming the path and the fix.
    */
   @Test
   void open_sharedDirectoryAnotherUserOwns_refusedNamingChownRoot() throws Exception {
@@ -138,7 +138,7 @@ class SharedLeaseDirectoryTest {
     }
   }
 
-  /** Review of issue 11, finding 11: a group's namespace folder is sticky too. */
+  /** A group's namespace folder is sticky too. */
   @Test
   void acquire_groupWritableDirectory_namespaceFolderIsSetgidAndSticky() throws Exception {
     Path leases = Files.createDirectory(tmp.resolve("leases"));
@@ -152,8 +152,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 7: this user's namespace folder made 0755 by an older snowid, in a
-   * directory now shared: shared by snowid itself, no second chmod needed.
+   * This user's namespace folder made 0755 by an older snowid, in a directory now shared: shared by
+   * snowid itself, no second chmod needed.
    */
   @Test
   void acquire_ownNamespaceFolderNotShared_sharedBySnowid() throws Exception {
@@ -273,8 +273,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 4: another user's record far in the future refuses, naming that
-   * file, its owner and the fix (not a node id "used up to" a time it never was).
+   * Another user's record far in the future refuses, naming that file, its owner and the fix
+   * (rather than a node id "used up to" a time it never was).
    */
   @Test
   void acquire_anotherUsersHighWaterMarkInTheFuture_refusedNamingFileAndOwner() throws Exception {
@@ -298,10 +298,10 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Regression: a refusal after the id's file was created and locked (here for another user's
-   * forged mark) kept the file open and claimed. The id stayed taken in this JVM, and once the
-   * leaked channel was collected its inode was reused by another lease file, which then counted as
-   * held in this JVM (the JDK 25 run of the suite: "all 4 node ids ... are held").
+   * A refusal after the id's file was created and locked (here for another user's forged mark)
+   * closes the file and drops its claim. A file left open and claimed would keep the id taken in
+   * this JVM, and once the leaked channel is collected its inode may be reused by another lease
+   * file, which would then count as held in this JVM ("all 4 node ids ... are held").
    */
   @Test
   void acquire_refusedAfterTheFileWasLocked_idFreeAgainOnceTheCauseIsGone() throws Exception {
@@ -355,8 +355,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 3: other users' lease files that no process holds are not reported
-   * as held; the message names them, their owner and mode, and the fix.
+   * Other users' lease files that no process holds are not reported as held; the message names
+   * them, their owner and mode, and the fix.
    */
   @Test
   void acquire_everyIdAStaleFileOfAnotherUser_messageSaysNotHeld() throws Exception {
@@ -387,9 +387,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 12: a namespace folder is made under a temporary name with its
-   * final mode and renamed into place; many creators at once all use the one that won, and no
-   * temporary folder is left.
+   * A namespace folder is made under a temporary name with its final mode and renamed into place;
+   * many creators at once all use the one that won, and no temporary folder is left.
    */
   @Test
   void acquire_manyCreateTheNamespaceFolderAtOnce_oneSharedFolderAndNoTemporaryLeft()
@@ -430,8 +429,8 @@ class SharedLeaseDirectoryTest {
   }
 
   /**
-   * Review of issue 11, finding 1, for a group: without the sticky bit any member could delete
-   * another's records in the lease directory. Refused, naming the fix.
+   * A group-writable lease directory without the sticky bit would let any member delete another's
+   * records in it: refused, naming the fix.
    */
   @Test
   void open_groupWritableDirectoryWithoutStickyBit_refusedNamingChmodT() throws Exception {

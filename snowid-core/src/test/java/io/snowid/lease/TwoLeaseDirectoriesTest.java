@@ -142,9 +142,9 @@ class TwoLeaseDirectoriesTest {
   }
 
   /**
-   * The program of the report: SnowId.next() on one directory, a generator on another, here in two
-   * processes that both hold their leases and have issued their first ID before either takes the
-   * rest.
+   * The program of the class comment: SnowId.next() on one directory, a generator on another, here
+   * in two processes that both hold their leases and have issued their first ID before either takes
+   * the rest.
    */
   @Tag("integration")
   @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** The birthday bound the container WARN quotes, against the numbers of issue 11. */
+/** The birthday bound the container WARN quotes, against figures worked out by hand. */
 class CollisionsTest {
   @Test
   void probability_fiveBitsOfAddress_isTheIssuesFigures() {

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11: what a one-host lease (file:) does in each environment, decided on a made-up host. Each
- * branch of the README's table "Node ids by environment" is one test here.
+ * What a one-host lease (file:) does in each environment, decided on a made-up host. Each branch of
+ * the README's table "Node ids by environment" is one test here.
  */
 class LocalLeasePlanTest {
   private static final String DIR = "file:/tmp/snowid-leases";
@@ -47,7 +47,7 @@ class LocalLeasePlanTest {
     }
   }
 
-  // Item 1: no network.
+  // No network.
 
   @Test
   void plan_noIpv4_leasesEveryFieldAndSaysWhy() {
@@ -81,7 +81,7 @@ class LocalLeasePlanTest {
     }
   }
 
-  // Item 2: containers.
+  // Containers.
 
   @Test
   void plan_containerWithIpv4AndTheDefaultDirectory_warnsWithTheBirthdayBound() {
@@ -131,7 +131,7 @@ class LocalLeasePlanTest {
     }
   }
 
-  /** Review of issue 11, finding 9: "any 2 containers collide" was false here. */
+  /** With its datacenter set, a container collides only with those given the same value. */
   @Test
   void plan_containerWithDatacenterSetAndTheDefaultDirectory_saysOnlyEqualSettingsCollide() {
     {
@@ -159,7 +159,7 @@ class LocalLeasePlanTest {
     }
   }
 
-  // Item 3: Kubernetes.
+  // Kubernetes.
 
   @Test
   void plan_statefulSetPod_putsTheOrdinalInEveryFieldLeftAndLeasesNone() {
@@ -212,7 +212,7 @@ class LocalLeasePlanTest {
         .hasMessageContaining("snowid.worker-id / SNOWID_WORKER_ID");
   }
 
-  /** Review of issue 11, finding 2: a given directory may well be the pod's own: a WARN. */
+  /** A given directory may well be the pod's own: a WARN. */
   @Test
   void plan_deploymentPodWithDatacenterSetAndAGivenDirectory_leasesTheWorkerFromItWithWarn() {
     FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
@@ -227,7 +227,7 @@ class LocalLeasePlanTest {
                 + " if every pod");
   }
 
-  /** Review of issue 11, finding 2: fields= skipped every check of the environment. */
+  /** fields= does not skip the checks of the environment. */
   @Test
   void chosen_deploymentPodWithThePodsOwnDirectory_refuses() {
     FakeHost host = FakeHost.withAddress("10.244.1.7").pod("api-7c9f8d6b5-xk2lp");
@@ -257,7 +257,7 @@ class LocalLeasePlanTest {
     assertThat(p.warning()).isEmpty();
   }
 
-  /** Review of issue 11, finding 10: hostNetwork pods are named after their node. */
+  /** hostNetwork pods are named after their node, so the ordinal needs POD_NAME. */
   @Test
   void plan_statefulSetOrdinalFromHostnameWithoutPodName_warnsToSetPodName() {
     LocalLeasePlan p = plan(FakeHost.withAddress("10.244.1.7").pod("worker-2"), both, false);

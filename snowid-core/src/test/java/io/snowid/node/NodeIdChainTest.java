@@ -119,9 +119,9 @@ class NodeIdChainTest {
     assertThat(sources.get(sources.size() - 1)).isInstanceOf(Ipv4Source.class);
   }
 
-  // Issue 11, item 3: Kubernetes.
+  // Kubernetes.
 
-  /** A Deployment's pod whose generated suffix is all digits was read as ordinal 24567. */
+  /** A Deployment's pod whose generated suffix is all digits is not read as ordinal 24567. */
   @Test
   void resolve_deploymentPodWithAllDigitSuffix_isNotAnOrdinalAndRefuses() {
     env.pod("api-5d8f7c9b4-24567");
@@ -195,7 +195,7 @@ class NodeIdChainTest {
                 + " SNOWID_NODE = redis://…)");
   }
 
-  // Issue 11, items 1 and 2: the WARN of the IPv4 fallback names the settings of its mode.
+  // The WARN of the IPv4 fallback names the settings of its mode.
 
   @Test
   void resolve_fromIpv4_warnsNamingEveryFieldItSetAndItsSettings() {

@@ -399,8 +399,8 @@ final class Database implements AutoCloseable {
        * LAST_INSERT_ID(X) was used, report X", else 0), and every statement of a trigger clears
        * that note when it ends (THD::cleanup_after_query), in MariaDB and MySQL alike. So with any
        * trigger on the table, AFTER or BEFORE, inserting into an AUTO_INCREMENT table or not, the
-       * packet says 0 and the driver returns no key: snowid took that 0 as the database's clock
-       * (1970) and fenced at every renewal (RELIABILITY.md, finding 1). A trigger never puts its own
+       * packet says 0 and the driver returns no key, and taking that 0 as the database's clock
+       * (1970) would fence every renewal (RELIABILITY.md, finding 1). A trigger never puts its own
        * value there: an id its INSERT generated, or a LAST_INSERT_ID(Y) it called, is undone when
        * the trigger ends (the server restores the caller's LAST_INSERT_ID), and the field is 0 or
        * the connection's LAST_INSERT_ID(), which the changed row's expr set. That value is per

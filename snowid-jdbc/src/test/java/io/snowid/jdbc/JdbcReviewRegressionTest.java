@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * One regression test per duplicate-id bug a review found in the JDBC coordinator, each on the real
- * database it broke on, in a table of its own that is dropped afterwards.
+ * One test per way the JDBC coordinator could hand out an id twice or refuse a healthy lease, each
+ * on the real database concerned, in a table of its own that is dropped afterwards.
  */
 class JdbcReviewRegressionTest {
   private final String table = TestDatabase.uniqueTable();
@@ -61,8 +61,8 @@ class JdbcReviewRegressionTest {
 
   /**
    * An application pool that hands out connections with autocommit off: renewals, releases and the
-   * namespace's row were never committed (the pool rolled them back), so the holder went on issuing
-   * under a lease the database had let expire.
+   * namespace's row are committed all the same (the pool would roll them back), or the holder would
+   * go on issuing under a lease the database has let expire.
    */
   @ParameterizedTest
   @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
@@ -118,8 +118,8 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * H2's clock was counted in local time: under a JVM time zone off UTC the database's clock was
-   * off by the zone's offset, and every acquisition failed as a clock skew of an hour.
+   * H2's clock is read as Unix time under any JVM time zone: counted in local time it would be off
+   * by the zone's offset, and every acquisition would fail as a clock skew of an hour.
    */
   @ParameterizedTest
   @ValueSource(strings = {"Europe/Berlin", "America/St_Johns", "Asia/Kathmandu"})
@@ -139,9 +139,9 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * PostgreSQL whose default isolation is REPEATABLE READ or SERIALIZABLE: the waiters for the
-   * namespace's row took their snapshot before the lock was granted, and 15 of 16 simultaneous
-   * acquisitions failed on the winner's row.
+   * PostgreSQL whose default isolation is REPEATABLE READ or SERIALIZABLE: a lease call runs READ
+   * COMMITTED, since waiters for the namespace's row that took their snapshot before the lock was
+   * granted would fail on the winner's row (15 of 16 simultaneous acquisitions).
    */
   @Tag("integration")
   @ParameterizedTest
@@ -196,8 +196,8 @@ class JdbcReviewRegressionTest {
   /**
    * Mixed limits after a TRUNCATE: the holder that lost its row leased with ttl 30 s (maxTtl 30 s);
    * the next holder, whose own ttl is 2 s, still starts after the truncate + maxTtl + maxSkew + 1 s
-   * (36 s), past everything the old holder may issue. (It started ttl + 1 s after the table's epoch
-   * row before, and the old holder could issue past it.)
+   * (36 s), past everything the old holder may issue; its own ttl + 1 s after the table's epoch row
+   * would not be.
    */
   @ParameterizedTest
   @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
@@ -220,9 +220,9 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * A password in the URL's query was URL-decoded and handed to the driver as a property, while
-   * MariaDB's driver reads its URL literally: a password that works with the driver alone ({@code
-   * a+b%41c}) failed through snowid. Driver parameters now reach the driver as written.
+   * Driver parameters reach the driver as written: MariaDB's driver reads its URL literally, so a
+   * password URL-decoded and handed over as a property would fail where it works with the driver
+   * alone ({@code a+b%41c}).
    */
   @Tag("integration")
   @Test
@@ -251,8 +251,8 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * A live lease whose row was deleted and taken again: the renewal's failure said "expired and
-   * taken", though the lease had not expired.
+   * A live lease whose row was deleted and taken again: the renewal's failure does not say "expired
+   * and taken", since the lease had not expired.
    */
   @ParameterizedTest
   @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The JDBC coordinator on the real MariaDB with triggers on its lease table (RELIABILITY.md,
- * finding 1): a renewal took the 0 the server sends back with the row count, when a trigger ran, as
- * the database's clock and fenced at every renewal. Each test has a lease table and an audit table
- * of its own, dropped afterwards (the triggers go with the lease table).
+ * finding 1): where a trigger ran, the server sends back 0 with the row count, and a renewal must
+ * not take that 0 for the database's clock and fence. Each test has a lease table and an audit
+ * table of its own, dropped afterwards (the triggers go with the lease table).
  */
 @Tag("integration")
 class MariaDbTriggerRegressionTest {
@@ -41,7 +41,7 @@ class MariaDbTriggerRegressionTest {
   enum Trigger {
     /** The harness's: records each change in a table whose key is AUTO_INCREMENT. */
     AFTER_UPDATE_INSERTING_WITH_AUTO_INCREMENT("AFTER UPDATE", true, "%s"),
-    /** The same before the change. */
+    /** The same, run before the row is updated. */
     BEFORE_UPDATE_INSERTING_WITH_AUTO_INCREMENT("BEFORE UPDATE", true, "%s"),
     /** Records each change in a table without an AUTO_INCREMENT key. */
     AFTER_UPDATE_INSERTING_WITHOUT_AUTO_INCREMENT("AFTER UPDATE", false, "%s"),
@@ -125,8 +125,8 @@ class MariaDbTriggerRegressionTest {
   }
 
   /**
-   * The harness's trigger: every renewal answered 1970-01-01T00:00:00Z as the database's time, and
-   * the holder fenced for clock skew at each one.
+   * The harness's trigger: a renewal reads the database's time, not 1970-01-01T00:00:00Z, so the
+   * holder is not fenced for clock skew at each one.
    */
   @Test
   void renew_leaseTableWithAnInsertingTrigger_readsTheDatabaseClock() throws SQLException {

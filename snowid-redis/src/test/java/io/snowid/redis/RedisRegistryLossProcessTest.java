@@ -45,7 +45,7 @@ class RedisRegistryLossProcessTest {
   @Test
   void nextId_registryRestartedEmpty_newcomerWithAShorterTtlStartsAfterTheOldHolder()
       throws Exception {
-    // on the old rule B waited its own ttl + 1 s = 2 s while A issued for up to 16 s more
+    // a B bound by its own ttl would wait ttl + 1 s = 2 s while A issues for up to 16 s more
     run("ttl=20s&maxTtl=20s&maxSkew=1s", "ttl=1s&maxTtl=20s&maxSkew=1s", Map.of(), 2_000, false);
   }
 
@@ -53,8 +53,8 @@ class RedisRegistryLossProcessTest {
   void nextId_registryRestartedEmpty_oldHolderClockAheadWithinTheSkew_newcomerStartsAfterIt()
       throws Exception {
     Libfaketime.require();
-    // A's clock 5 s ahead, within skew=6s: on the old rule B started 5 s (ttl + 1 s) after the
-    // loss, while A's IDs were stamped up to 5 s ahead of its deadline
+    // A's clock 5 s ahead, within skew=6s: a B bound by its own ttl would start 5 s (ttl + 1 s)
+    // after the loss, while A's IDs are stamped up to 5 s ahead of its deadline
     run(
         "ttl=4s&skew=6s&maxTtl=4s&maxSkew=6s",
         "ttl=4s&skew=6s&maxTtl=4s&maxSkew=6s",
@@ -71,7 +71,8 @@ class RedisRegistryLossProcessTest {
   @Test
   void nextId_registryRestartedFromAnOlderSnapshot_newcomerStartsAfterTheOldHolder()
       throws Exception {
-    // equal terms; the snapshot shows A's lease long expired, so on the old rule B took it at once
+    // equal terms; the snapshot shows A's lease long expired, so a B that trusted it would take the
+    // id at once
     run("ttl=4s&maxTtl=4s&maxSkew=1s", "ttl=4s&maxTtl=4s&maxSkew=1s", Map.of(), 500, true);
   }
 
@@ -79,9 +80,9 @@ class RedisRegistryLossProcessTest {
    * A leases through a cuttable link; the link is cut, Redis is killed and comes back (empty, or
    * from a snapshot saved 5 s before), B leases directly.
    *
-   * @param oldRuleMillis when B would have issued its first ID on the old rule (its own ttl + 1 s
-   *     after the loss, or at once on a snapshot's expired record), after the loss: A must have
-   *     issued past it
+   * @param oldRuleMillis when B would issue its first ID if bound by its own terms only (its own
+   *     ttl + 1 s after the loss, or at once on a snapshot's expired record), after the loss: A
+   *     must have issued past it
    */
   private void run(
       String optionsA,
@@ -121,7 +122,7 @@ class RedisRegistryLossProcessTest {
     b.stop();
 
     long lastOfA = a.assertNewcomerStartedAfter(b, lost + maxTtl + maxSkew + 1_000);
-    // the window was real: A issued (in ID time) past where B would have started on the old rule
+    // the window is real: A issued (in ID time) past where a B bound by its own terms would start
     assertThat(lastOfA).as("A's last ID time").isGreaterThan(lost + oldRuleMillis);
   }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * RELIABILITY.md, finding 2, with real processes: a holder JVM on the wall clock, leased on a
  * private {@code redis-server}, has its clock stepped back by libfaketime just as the server is
- * stopped (SIGSTOP), so no renewal is confirmed again and the lease expires in Redis. A generator
- * fenced only by the times its IDs carry went on issuing for about the step after that expiry.
+ * stopped (SIGSTOP), so no renewal is confirmed again and the lease expires in Redis. It issues
+ * nothing after that expiry, where a generator fenced only by the times its IDs carry would go on
+ * for about the step.
  */
 @Tag("integration")
 class RedisWallClockFenceRegressionTest {
@@ -36,12 +37,12 @@ class RedisWallClockFenceRegressionTest {
    * T, so the lease it last renewed expires at most TTL after T by its own clock (Redis's clock is
    * not faked). An ID whose nextId() call began after T + TTL was therefore reserved after the
    * registry's expiry, however the processes were scheduled: the check needs no slack. (The stamp
-   * after the call would need one for the time between the reservation and the read.) The fixed
+   * after the call would need one for the time between the reservation and the read.) The
    * generator stops earlier still, at its real-time deadline: a fifth of the TTL before the expiry,
-   * counted from before the request Redis last confirmed. Before the fix its deadline was in the
-   * wall clock's time only, reached STEP later in real time: with STEP = 3 TTL it issued until
-   * about T + STEP + 0.8 TTL (clockback: on at the earlier times from T on; wait: once it had
-   * waited the step out, from T + STEP), far beyond the check.
+   * counted from before the request Redis last confirmed. A deadline in the wall clock's time only
+   * would be reached STEP later in real time: with STEP = 3 TTL such a generator issues until about
+   * T + STEP + 0.8 TTL (clockback: on at the earlier times from T on; wait: once it has waited the
+   * step out, from T + STEP), far beyond the check.
    *
    * Redis is stopped first, then the clock stepped: no answer of Redis meets the stepped clock (the
    * skew check would fence the holder for another reason). The child's libfaketime reads its

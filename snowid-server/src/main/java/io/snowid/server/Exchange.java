@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.Callback;
  * <p>A response is written only after {@link #claim()}, which fails when the connection is gone
  * (the request is then ended without one, and counted as {@link #GONE}) or the request was ended
  * already (Jetty failed it). So no response is written twice, none after Jetty failed the request
- * (the write throws, and a second response then corrupted the connection's buffers), and none on a
+ * (the write throws, and a second response would corrupt the connection's buffers), and none on a
  * closed connection: Jetty keeps parsing the requests a client pipelined before its connection
  * failed, and none of them is issued or answered.
  *

@@ -59,7 +59,8 @@ final class GuardedConnector extends ServerConnector {
   /**
    * Waits for room within the connection limit, then accepts one connection and counts it on this
    * thread, as soon as its descriptor exists: ServerConnector's own accept leaves that to the
-   * selector thread, and a burst was accepted past the limit before the count caught up (EMFILE).
+   * selector thread, and a burst would be accepted past the limit before the count caught up
+   * (EMFILE).
    */
   @Override
   public void accept(int acceptorID) throws IOException {

@@ -46,11 +46,10 @@ class HostileClientTest {
 
   /**
    * 40 clients each pipeline 200 of the largest batches (about 17 KB, 4.9 s of the node's whole
-   * capacity each) and close their connection at once. The server used to issue every batch it had
-   * read, one after another per connection, whoever was left to read them: minutes of the node's
-   * capacity, with pool threads parked in the generator and every other request waiting behind
-   * them. Now a request whose connection is gone is not issued, and what is reserved ahead is
-   * capped: the server settles with nothing waiting.
+   * capacity each) and close their connection at once. A request whose connection is gone is not
+   * issued, and what is reserved ahead is capped: the server settles with nothing waiting, rather
+   * than issue every batch it read, minutes of the node's capacity, with pool threads parked in the
+   * generator and every other request waiting behind them.
    */
   @Test
   void pipelinedBatches_clientsLeave_nothingIsLeftWaitingInTheGenerator() {

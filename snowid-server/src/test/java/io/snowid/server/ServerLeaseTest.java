@@ -39,8 +39,8 @@ class ServerLeaseTest {
     }
   }
 
-  // Finding F13: while a fresh file: id waited one ttl for its high-water mark, /id blocked and
-  // /health said UP all the same.
+  // While a fresh file: id waits one ttl for its high-water mark, /id would block, so /health is
+  // 503 and says until when, not UP.
   @Test
   void health_freshLeaseBeforeItsHighWaterMark_returns503SayingUntilWhen() {
     try (SnowIdServer server =

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 12 item 5: what an operator needs from a running service: HEAD for health checkers, the
- * input named in a decode error, every rejection counted in /metrics, gauges for the node values,
- * the lease's end, the build, the HTTP threads and connections, and an accept backlog that does not
- * drop a burst of connections.
+ * What an operator needs from a running service: HEAD for health checkers, the input named in a
+ * decode error, every rejection counted in /metrics, gauges for the node values, the lease's end,
+ * the build, the HTTP threads and connections, and an accept backlog that does not drop a burst of
+ * connections.
  */
 class ServerOperationsTest {
   private static SnowIdServer server;
@@ -154,8 +154,8 @@ class ServerOperationsTest {
   /**
    * A client that sends pipelined requests for large batches and never reads: the stop cannot
    * finish them and must say so, whether Jetty's shutdown failed the blocked response before the
-   * stop timeout or it was still in flight. (The regression test of the exit code that {@code
-   * snowid serve} derives from this is ServeOperationsProcessTest's.)
+   * stop timeout or it was still in flight. (The exit code that {@code snowid serve} derives from
+   * this is tested in ServeOperationsProcessTest.)
    */
   @Test
   void stop_slowReaderCutOffByTheStop_returnsFalse() throws Exception {

@@ -90,7 +90,7 @@ class ServerTokenTest {
         .hasMessageNotContaining("two words");
   }
 
-  // Issue 12 item 2: an empty SNOWID_TOKEN or --token= used to turn authentication off silently.
+  // An empty SNOWID_TOKEN or --token= is refused, never taken for "no authentication".
   @ParameterizedTest
   @ValueSource(strings = {"", " ", "\t"})
   void token_blank_isRefusedNotTakenForNone(String blank) {

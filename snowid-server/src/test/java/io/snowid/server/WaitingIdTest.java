@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 item 1: one {@code /id} that waits for its time (here a high-water mark ahead of a
- * frozen clock, the wait of a fresh lease) used to hold the thread that reads every connection, so
- * {@code /health} timed out exactly when the service was busiest. Now an {@code /id} that must wait
- * is handed to the pool and the other connections are answered meanwhile.
+ * An {@code /id} that waits for its time (here a high-water mark ahead of a frozen clock, the wait
+ * of a fresh lease) is handed to the pool and the other connections are answered meanwhile: held on
+ * the thread that reads every connection, it would make {@code /health} time out exactly when the
+ * service is busiest.
  *
  * <p>No timing threshold: the waiting request stays parked until the test opens the gate, after the
  * other requests were answered. The client's request timeout only turns a stall into a failure

@@ -36,8 +36,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return dir.resolve(namespace).resolve(l.nodeId() + ".lease");
   }
 
-  // Issue 9 item 8: a damaged record that nobody holds used to block its id until cleaned by
-  // hand; the next acquirer repairs it and waits one lease time, since its high-water mark is lost.
+  // A damaged record that nobody holds does not block its id: the next acquirer repairs it and
+  // waits one lease time, since its high-water mark is lost.
   @Test
   void acquire_damagedRecordNobodyHolds_repairedAfterOneLeaseTime() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -73,8 +73,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Issue 9 item 1: an id without a record cannot be told from one whose record was deleted under
-  // a live holder; the newcomer waits out the holder's detection interval (one lease time).
+  // An id without a record cannot be told from one whose record was deleted under a live holder;
+  // the newcomer waits out the holder's detection interval (one lease time).
   @Test
   void acquire_idWithoutRecord_startsAfterOneLeaseTime() {
     LeaseCoordinator c = newCoordinator();
@@ -84,8 +84,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     assertThat(l.highWaterMillis()).isEqualTo(now + TTL.toMillis());
   }
 
-  // Issue 9 item 1: renewal checked only FileLock.isValid(); rm -rf of the directory let a newcomer
-  // take the worker of a holder that kept renewing.
+  // A renewal checks more than FileLock.isValid(): after rm -rf of the directory it fails, so a
+  // newcomer never takes the worker of a holder that keeps renewing.
   @Test
   void renew_leaseDirectoryDeleted_failsAndTheIdIsNotHandedOutTwice() throws Exception {
     LeaseCoordinator holder = newCoordinator();
@@ -139,8 +139,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Issue 9 item 1: a backup restore or an editor's save replaces the file atomically with an
-  // identical copy: the lock stays on the old file, and a newcomer could lock the new one.
+  // A backup restore or an editor's save replaces the file atomically with an identical copy: the
+  // lock stays on the old file, and a newcomer could lock the new one.
   @Test
   void renew_leaseFileReplacedByAnIdenticalCopy_throwsLeaseTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -177,8 +177,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Issue 9 item 8: a record damaged while held left the holder fenced forever (every renewal
-  // failed on the checksum); a holder that still holds the lock rewrites it and carries on.
+  // A record damaged while held does not fence the holder for good (every renewal failing on the
+  // checksum): a holder that still holds the lock rewrites it and carries on.
   @Test
   void renew_recordDamagedWhileHeld_rewritesItAndCarriesOn() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -216,7 +216,7 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Issue 9: records carry a version; one written by a newer snowid is never taken over.
+  // Records carry a version; one written by a newer snowid is never taken over.
   @Test
   void acquire_recordOfAnUnknownVersion_countsTheIdAsTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -248,9 +248,9 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Records written before the format had a version (snowid 0.1 as of 2c92f3f) are still read: the
-  // high-water mark is kept. Such a record cannot say when it was written, so the newcomer also
-  // waits one lease time.
+  // Version-1 records (written before the format had a version line) are still read: the high-water
+  // mark is kept. Such a record cannot say when it was written, so the newcomer also waits one
+  // lease time.
   @Test
   void acquire_recordOfVersionOne_keepsItsHighWaterMark() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -268,8 +268,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
 
   @Test
   void versionOneReleased_isTheRecordSnowid01Wrote() {
-    // the bytes of a record written by 2c92f3f's FileLeaseCoordinator.write (instance svc,
-    // released at 1763800000000)
+    // the bytes of a version-1 record as FileLeaseCoordinator.write wrote it before the format had
+    // a version line (instance svc, released at 1763800000000)
     assertThat(versionOneReleased(1_763_800_000_000L))
         .startsWith(
             "instance=svc\ntoken=\nbase=1763800000000\nhighWater=1763800000000\n"
@@ -277,7 +277,7 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
         .hasSize(256);
   }
 
-  /** A released record exactly as snowid 0.1 (commit 2c92f3f) wrote it. */
+  /** A released version-1 record, byte for byte (no version line, 256 bytes). */
   static String versionOneReleased(long highWater) {
     String text =
         "instance=svc\ntoken=\nbase="
@@ -349,8 +349,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
         expiresAt);
   }
 
-  // Review F2: a backup of a released record, restored under a running holder, let a newcomer take
-  // the id at once and start after the backup's stale high-water mark.
+  // A backup of a released record, restored under a running holder, does not let a newcomer take
+  // the id at once and start after the backup's stale high-water mark: it waits one lease time.
   @Test
   void acquire_releasedRecordPutThereByACopy_waitsOneLeaseTime() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -379,9 +379,9 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Review F1: a record naming this very process was taken for a leftover of a closed coordinator;
-  // after a restore (a new file nobody in this JVM claimed) a second coordinator of this JVM took a
-  // live holder's id at once.
+  // A record naming this very process is not taken for a leftover of a closed coordinator: after a
+  // restore (a new file nobody in this JVM claimed) a second coordinator of this JVM does not take
+  // a live holder's id.
   @Test
   void acquire_recordOfALiveHolderInThisJvmRestoredByACopy_countsTheIdAsTaken() throws Exception {
     LeaseCoordinator holder = newCoordinator();
@@ -403,9 +403,9 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     holder.close();
   }
 
-  // Review F5: a newcomer that found no record waited one lease time on its own clock, although
-  // the holder whose record was lost may run on a clock ahead of it (started before a step back);
-  // the other records of the namespace show how far ahead.
+  // A newcomer that finds no record waits one lease time and starts after every high-water mark of
+  // the namespace: the holder whose record was lost may run on a clock ahead of its own (started
+  // before a step back), and the other records of the namespace show how far ahead.
   @Test
   void acquire_idWithoutRecord_startsAfterEveryHighWaterMarkOfTheNamespace() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -422,8 +422,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Review F6: a holder with a longer lease time than the newcomer's could still issue after the
-  // newcomer's one-ttl wait; the newcomer waits the longest lease time any record names.
+  // A holder with a longer lease time than the newcomer's could still issue after the newcomer's
+  // one-ttl wait; the newcomer waits the longest lease time any record names.
   @Test
   void acquire_idWithoutRecordBesideALongerLease_waitsTheLongerLeaseTime() throws Exception {
     LeaseCoordinator c = newCoordinator();
@@ -440,8 +440,8 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Review F6: a holder with ttl=30s whose lease file was deleted could issue for up to 30 s, and a
-  // newcomer with ttl=1s found no record and waited only its own second.
+  // A holder with ttl=30s whose lease file was deleted may issue for up to 30 s: a newcomer with
+  // ttl=1s that finds no record waits those 30 s, not only its own second.
   @Test
   void acquire_recordDeletedUnderAHolderWithALongerTtl_newcomerWaitsThatTtl() throws Exception {
     LeaseCoordinator holder = newCoordinator();

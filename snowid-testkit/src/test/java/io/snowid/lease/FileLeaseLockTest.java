@@ -90,9 +90,9 @@ class FileLeaseLockTest {
     assertThat(probe("ns", 2)).isEqualTo("unavailable");
   }
 
-  // Issue 9 item 2: the guard against re-opening a held file was static per class loader; a second
-  // copy of snowid in the JVM (two web applications in one container) opened and closed the held
-  // file, which dropped the lock, and another process took the id: 7.5M duplicates.
+  // The guard against re-opening a held file is JVM-wide, not static per class loader: a second
+  // copy of snowid in the JVM (two web applications in one container) that opened and closed the
+  // held file would drop the lock, and another process would take the id.
   @Test
   void acquire_anotherCopyOfSnowidInThisJvmTriesTheHeldId_anotherProcessStillFindsItHeld()
       throws Exception {
@@ -127,8 +127,8 @@ class FileLeaseLockTest {
     assertThat(probe("ns", 1)).isEqualTo("unavailable");
   }
 
-  // Issue 9 item 2: application code that reads a held lease file once (Files.readString) drops
-  // the lock, which no API reports; the record still names a live holder, so others leave it.
+  // Application code that reads a held lease file once (Files.readString) drops the lock, which no
+  // API reports; the record still names a live holder, so others leave it.
   @Test
   void acquire_holderProcessReadItsLeaseFileOnce_anotherProcessLeavesTheIdAlone() throws Exception {
     Lease l =
@@ -140,8 +140,8 @@ class FileLeaseLockTest {
     assertThat(probe("ns", 1)).isEqualTo("unavailable");
   }
 
-  // Issue 9 item 2: the same directory through two paths (bind mounts; here a hard link to the
-  // same file) was two keys of the guard, so the second path opened and closed the held file.
+  // The same directory through two paths (bind mounts; here a hard link to the same file) is one
+  // key of the guard (device and inode), so the second path does not open and close the held file.
   @Test
   void acquire_heldFileReachedThroughAnotherPath_isNotOpenedAgain() throws Exception {
     Lease l =

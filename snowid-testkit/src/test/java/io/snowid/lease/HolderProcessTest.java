@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review F3: liveness was judged by ProcessHandle's start instant, which adds the boot time and so
- * moves with every wall-clock step: a JVM started after a step judged every older live holder dead
- * and took its id. It is judged by the kernel's start ticks and boot id instead.
+ * Liveness is judged by the kernel's start ticks and boot id, not by ProcessHandle's start instant,
+ * which adds the boot time and so moves with every wall-clock step: a JVM started after a step
+ * would judge every older live holder dead and take its id.
  */
 class HolderProcessTest {
   private static LeaseRecord of(String host, String boot, long pid, String ns, long ticks) {

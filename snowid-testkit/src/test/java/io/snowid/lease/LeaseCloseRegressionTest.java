@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Found by the torture harness (RELIABILITY.md, finding 3): closing a generator interrupted the
- * renewal in flight, and on {@code file:} an interrupted {@code FileChannel} closes itself, which
- * dropped the process's lock on the lease file; the release then found the lock gone and wrote no
- * released record, so the id stayed named by a live process until its lease expired.
+ * Closing a generator does not interrupt the renewal in flight (RELIABILITY.md, finding 3): on
+ * {@code file:} an interrupted {@code FileChannel} closes itself, which drops the process's lock on
+ * the lease file; the release would then find the lock gone and write no released record, and the
+ * id would stay named by a live process until its lease expires.
  */
 class LeaseCloseRegressionTest {
   @TempDir Path dir;

@@ -14,7 +14,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Regression tests for the lease holder's findings of the adversarial run. */
+/** The lease holder under wall-clock steps: its deadline, its renewals and its skew check. */
 class LeaseHolderRegressionTest {
   private final ManualClock clock = ManualClock.create();
   private final TimeSource time = TimeSource.wallClock(clock);
@@ -32,8 +32,8 @@ class LeaseHolderRegressionTest {
     await().until(() -> lease.status().renewals() >= atLeast);
   }
 
-  // Finding 3: a renewal after a step back of the wall clock moved the deadline back, below the
-  // one already confirmed, and the generator then stopped short of IDs it had already reserved.
+  // A renewal after a step back of the wall clock never moves the deadline back below the one
+  // already confirmed, so the generator never stops short of IDs it has already reserved.
   @Test
   void renew_afterTheWallClockSteppedBack_neverMovesTheDeadlineBack() {
     try (NodeLease lease = lease(new MemoryCoordinator(), "ttl=10s&renew=20ms")) {
@@ -48,8 +48,8 @@ class LeaseHolderRegressionTest {
     }
   }
 
-  // Finding 6a: a forward step of the wall clock larger than the lease time left fenced a healthy
-  // lease for about a third of its ttl, until the next scheduled renewal.
+  // A forward step of the wall clock larger than the lease time left renews at once: a healthy
+  // lease is not fenced for about a third of its ttl, until the next scheduled renewal.
   @Test
   void nextId_wallClockStepsForwardBeyondTheLeaseTimeLeft_renewsAtOnceInsteadOfFencing() {
     MemoryCoordinator coordinator = new MemoryCoordinator();
@@ -84,9 +84,9 @@ class LeaseHolderRegressionTest {
     }
   }
 
-  // Finding 6b: a step back of the wall clock during a renewal was reported as clock skew for a
-  // coordinator without a clock of its own (file:), which answers with the holder's clock: the
-  // "skew" was only the step between two readings of the same clock, and fenced a healthy lease.
+  // A step back of the wall clock during a renewal is not clock skew for a coordinator without a
+  // clock of its own (file:), which answers with the holder's clock: the "skew" is only the step
+  // between two readings of the same clock, and must not fence a healthy lease.
   @Test
   void renew_wallClockStepsBackDuringTheCallToACoordinatorWithoutAClock_staysHeld() {
     MemoryCoordinator coordinator =

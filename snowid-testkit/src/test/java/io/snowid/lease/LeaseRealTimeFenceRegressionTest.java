@@ -13,10 +13,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * RELIABILITY.md, finding 2: a generator on the wall clock was fenced by the times its IDs carry
- * only, so after a step back of its clock it went on issuing after the lease's deadline in real
- * time, when the registry may already have given its node values to another process; and one that
- * had stopped at its deadline issued again once a step back put its clock before it.
+ * RELIABILITY.md, finding 2: a generator on the wall clock is fenced in real time too, not only by
+ * the times its IDs carry, so after a step back of its clock it does not go on issuing after the
+ * lease's deadline in real time, when the registry may already have given its node values to
+ * another process; and one that stopped at its deadline does not issue again once a step back puts
+ * its clock before it.
  *
  * <p>Lease time 10 s, so the margin is 2 s and a grant runs 8 s from the request that the
  * coordinator confirmed, on both clocks. The manual clock's monotonic clock is real time; its wall
@@ -87,9 +88,10 @@ class LeaseRealTimeFenceRegressionTest {
   }
 
   /**
-   * Review finding: with a lead, a step back no larger than the lead leaves the generator ahead of
-   * its clock, so it never entered a time unit "fresh" and the fast path skipped the real-time
-   * check: it went on issuing, unit after unit, for up to the step after the registry's expiry.
+   * With a lead, a step back no larger than the lead leaves the generator ahead of its clock, so it
+   * never enters a time unit "fresh"; the fast path checks the real deadline there too, or it would
+   * go on issuing, unit after unit, for up to the step after the registry's expiry (RELIABILITY.md,
+   * finding 5).
    */
   @Test
   void nextId_wallClockSteppedBackWithinTheLeadAfterTheRealDeadline_doesNotIssue() {
@@ -112,9 +114,9 @@ class LeaseRealTimeFenceRegressionTest {
   }
 
   /**
-   * Final review's finding: the unit last entered before the deadline, read again by the clock
-   * after a step back with no call in between, was issued on, however late (the fast path checked
-   * the deadline only where it entered a unit or ran ahead of the clock).
+   * The unit last entered before the deadline, read again by the clock after a step back with no
+   * call in between, is not issued on, however late: the fast path checks the deadline on every
+   * call, not only where it enters a unit or runs ahead of the clock (RELIABILITY.md, finding 6).
    */
   @Test
   void tryNextId_idleThroughAStepBackIntoTheUnitLastEnteredAfterTheRealDeadline_doesNotIssue() {

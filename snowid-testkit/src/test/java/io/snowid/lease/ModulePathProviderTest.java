@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10 item 1: on the module path, {@code LeaseCoordinators.open("redis://…")} threw {@code
- * ServiceConfigurationError: module io.snowid does not declare uses}. Here a backend module of its
+ * On the module path, {@code LeaseCoordinators.open("redis://…")} finds a backend module's provider
+ * ({@code io.snowid} declares {@code uses}; without it the lookup throws {@code
+ * ServiceConfigurationError: module io.snowid does not declare uses}). Here a backend module of its
  * own (compiled by the test) provides a coordinator; a program on the module path opens it by URI,
  * and the built-in {@code file:} provider, through the service loader.
  */

@@ -44,9 +44,9 @@ class MonotonicLeaseRegressionTest {
     await().until(() -> registry.lastGranted() != last);
   }
 
-  // RELIABILITY.md finding 4: after NTP stepped this host's clock forward and took the step back,
-  // the default time source stayed ahead by the step for good, and every renewal and acquisition
-  // failed the skew check: the generator issued nothing until the process was restarted.
+  // RELIABILITY.md, finding 4: after NTP steps this host's clock forward and takes the step back,
+  // the default time source slews back to the wall clock, so once within the allowed skew the
+  // renewals pass the skew check again and the generator issues without a restart.
   @Test
   void renew_afterACorrectedForwardStepOfTheWallClock_issuesAgainOnceWithinSkew() {
     LeaseOptions options =

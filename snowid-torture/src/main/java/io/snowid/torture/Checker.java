@@ -45,13 +45,13 @@ final class Checker {
    *
    * The tolerance. A generator stops at its deadline, which comes a margin (a fifth of the lease
    * time, at least 100 ms for the harness's leases) before the registry's expiry, by the lease's
-   * monotonic clock, whatever its wall clock does (RELIABILITY.md, finding 2, fixed). What it may
+   * monotonic clock, whatever its wall clock does (RELIABILITY.md, finding 2). What it may
    * still issue after that deadline is the time unit in flight: IDs of a unit a caller entered
    * just before it, returned within that unit (1 ms in the fleet's layout). SLACK (2 ms) covers
    * that unit and the registry's own timestamp granularity; a thread descheduled in the middle of
    * nextId() is covered by (a, b] itself. So an ID taken after the registry's expiry is a
-   * violation whatever time it carries, also from a worker whose wall clock stepped back: until
-   * that fix such IDs were counted apart when their time was within the high-water mark.
+   * violation whatever time it carries, also from a worker whose wall clock stepped back, even when
+   * that time is within the high-water mark.
    */
   static final long SLACK_MICROS = 2_000;
 

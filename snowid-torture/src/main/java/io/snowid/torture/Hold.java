@@ -31,7 +31,7 @@ record Hold(
         + namespace;
   }
 
-  /** A line of {@link #line()}; one of a run kept before holds named their namespace has "?". */
+  /** A line of {@link #line()}; a line of five fields (no namespace) gets namespace "?". */
   static Hold parse(String line) {
     String[] f = line.trim().split(" ");
     return new Hold(

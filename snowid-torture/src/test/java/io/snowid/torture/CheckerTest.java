@@ -150,7 +150,7 @@ class CheckerTest {
   /**
    * A worker whose wall clock stepped back 5 s is fenced in real time all the same (RELIABILITY.md,
    * finding 2): an ID it takes after the registry's expiry is a violation even when its time is
-   * within the high-water mark the registry recorded, which until that fix was counted apart.
+   * within the high-water mark the registry recorded.
    */
   @Test
   void check_afterAClockStepBackWithinTheHighWaterMark_countsAViolation() throws IOException {
