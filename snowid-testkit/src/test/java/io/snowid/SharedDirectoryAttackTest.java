@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Two real OS users on a lease directory created by root beforehand ({@code install -d -m 1777}):
  * the attacker creates the namespace folder first, so it owns it and may delete any file in it. It
- * deletes the victim's lease file and every longest-ttl file while the victim issues under a long
+ * deletes every file of the victim's in it (the lease file) while the victim issues under a long
  * lease. A newcomer of the victim's user with a short lease time then takes the same node id: it
  * must not issue one ID the victim issued.
  */
@@ -181,7 +181,7 @@ class SharedDirectoryAttackTest {
   }
 
   @Test
-  void generate_namespaceFolderOwnerDeletesVictimsLeaseAndTtlFiles_noDuplicate() throws Exception {
+  void generate_namespaceFolderOwnerDeletesVictimsFiles_noDuplicate() throws Exception {
     int victim = 0;
     int attacker = 1;
     Path leases = Files.createDirectory(tmp.resolve("snowid-leases")); // as root, beforehand
@@ -226,7 +226,7 @@ class SharedDirectoryAttackTest {
         "--clear-groups",
         "sh",
         "-c",
-        "find \"$1\" -maxdepth 1 -name '*.lease' -user \"$2\" -delete && rm -f \"$1\"/longest-ttl*",
+        "find \"$1\" -maxdepth 1 -type f -user \"$2\" -delete",
         "sh",
         ns.toString(),
         USERS.get(victim));

@@ -164,7 +164,6 @@ class FileLeaseLockTest {
       assertThat(probe("ns", 1)).isEqualTo("unavailable");
     } finally {
       Files.deleteIfExists(otherDir.resolve("ns").resolve("0.lease"));
-      Files.deleteIfExists(otherDir.resolve("ns").resolve("longest-ttl"));
       Files.deleteIfExists(otherDir.resolve("ns"));
       try (var left = Files.newDirectoryStream(otherDir, "ns@*")) {
         for (Path f : left) {
