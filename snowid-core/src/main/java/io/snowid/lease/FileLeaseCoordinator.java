@@ -269,9 +269,18 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         throw NamespaceMarks.refused(
             dir, namespace, marks.liveFile(), marks.live(), request.limits());
       }
+      // Files, but none a holder wrote within its limits (idle, or copied back from a backup):
+      // a holder may issue under a longer lease time than they say. Recorded, so that newcomers
+      // until then wait too, whatever the files say after this write.
       view.marksLost = marks.live() == null && marks.any();
       NamespaceMarks.raise(
-          dir, namespace, request.terms().ttl().toMillis(), Long.MIN_VALUE, request.limits(), now);
+          dir,
+          namespace,
+          request.terms().ttl().toMillis(),
+          Long.MIN_VALUE,
+          request.limits(),
+          view.marksLost ? request.limits().lostUntilMillis(now) : Long.MIN_VALUE,
+          now);
       view.ttlMillis = Math.max(marks.ttlMillis(), request.terms().ttl().toMillis());
       TreeSet<Long> existing = existingIds(nsDir);
       existing.removeIf(id -> !request.allows(id));
@@ -765,9 +774,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         // the marks may be older than some holder's: wait what the limits allow any holder
         wait = Math.max(wait, request.limits().maxTtl().toMillis());
       }
+
       refuseForeignFuture(
           request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
-      startAfter = Math.max(Math.max(previous, view.highWater), saturatedAdd(now, wait));
+      startAfter =
+          Math.max(
+              Math.max(previous, view.highWater),
+              Math.max(saturatedAdd(now, wait), marks.lostUntil()));
     }
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
@@ -791,6 +804,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         record.ttlMillis(),
         record.highWater(),
         request.limits(),
+        Long.MIN_VALUE,
         record.writtenAt());
     write(c.channel(), record);
     claim.record(record.highWater(), record.ttlMillis());
@@ -920,6 +934,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
               next.ttlMillis(),
               next.highWater(),
               h.limits,
+              Long.MIN_VALUE,
               next.writtenAt());
           write(h.channel, next);
           h.claim.record(next.highWater(), next.ttlMillis());

@@ -68,11 +68,21 @@ final class NamespaceMarks {
     return p.getFileSystem().supportedFileAttributeViews().contains("unix");
   }
 
-  /** One user's file as read: limits null in a file of an older snowid (it has none). */
-  record Marks(long ttlMillis, long highWater, LeaseLimits limits, long writtenMillis) {
-    /** Whether a holder that wrote it may still issue at {@code nowMillis}. */
+  /**
+   * One user's file as read: limits null in a file of an older snowid (it has none); {@code
+   * trusted} false when the file changed after its {@code written} (copied or restored: its change
+   * time is later) or {@code written} is ahead of the reader's clock.
+   */
+  record Marks(
+      long ttlMillis,
+      long highWater,
+      LeaseLimits limits,
+      long writtenMillis,
+      long lostUntil,
+      boolean trusted) {
+    /** Whether a holder that wrote it may still issue at {@code nowMillis}, as far as it shows. */
     boolean live(long nowMillis) {
-      return limits != null && nowMillis < limits.lostUntilMillis(writtenMillis);
+      return limits != null && trusted && nowMillis < limits.lostUntilMillis(writtenMillis);
     }
 
     String text() {
@@ -86,6 +96,8 @@ final class NamespaceMarks {
           + limits.maxSkew().toMillis()
           + "\nwritten="
           + writtenMillis
+          + "\nlost-until="
+          + lostUntil
           + "\n";
     }
   }
@@ -94,7 +106,8 @@ final class NamespaceMarks {
    * What a newcomer learned from every user's file: the longest lease time of those a holder may
    * still issue under (and of files without limits), the latest high-water mark (its file and
    * owner), the live file with the newest write (null if none is live), the newest write of any
-   * file with limits (null if none has), and how many files it read.
+   * file with limits (null if none has), the latest loss a holder recorded (the ID time before
+   * which no newcomer that must wait starts), and how many files it read.
    */
   record Seen(
       long ttlMillis,
@@ -104,6 +117,7 @@ final class NamespaceMarks {
       Path liveFile,
       Marks live,
       Marks newest,
+      long lostUntil,
       int files) {
     boolean any() {
       return files > 0;
@@ -119,8 +133,8 @@ final class NamespaceMarks {
 
   /**
    * Writes this user's file: the lease time and high-water mark raised to at least these values
-   * (or, when no holder of the file may still issue, the lease time set to this one), the limits
-   * and the time of this write.
+   * (or, when no holder of the file may still issue, the lease time set to this one), the loss mark
+   * raised to {@code lostUntil}, the limits and the time of this write.
    *
    * @param nowMillis the host's clock ({@code System.currentTimeMillis()}, as a record's {@code
    *     writtenAt})
@@ -133,20 +147,26 @@ final class NamespaceMarks {
       long ttlMillis,
       long highWater,
       LeaseLimits limits,
+      long lostUntil,
       long nowMillis) {
     Path file = of(dir, namespace);
     Path lockFile = dir.resolve(file.getFileName() + LOCK);
     synchronized (NamespaceMarks.class) {
       try (FileChannel lockChannel = openLock(lockFile);
           FileLock unused = lock(lockChannel, lockFile)) {
-        Marks now = readOwn(file);
+        Marks now = readOwn(file, nowMillis);
         boolean live = now != null && now.live(nowMillis);
         if (live && !now.limits().equals(limits)) {
           throw refused(dir, namespace, file, now, limits);
         }
         long ttl = live ? Math.max(now.ttlMillis(), ttlMillis) : ttlMillis;
         long mark = now == null ? highWater : Math.max(now.highWater(), highWater);
-        Marks next = new Marks(ttl, mark, limits, nowMillis);
+        long lost = now == null ? lostUntil : Math.max(now.lostUntil(), lostUntil);
+        if (now != null && !now.trusted()) {
+          // copied or restored (or written ahead of this clock): what holders raised since is lost
+          lost = Math.max(lost, limits.lostUntilMillis(nowMillis));
+        }
+        Marks next = new Marks(ttl, mark, limits, nowMillis, lost, true);
         Path temp = dir.resolve(file.getFileName() + "." + UUID.randomUUID() + ".new");
         try {
           try (FileChannel ch =
@@ -181,12 +201,15 @@ final class NamespaceMarks {
         namespace,
         "file:" + dir,
         live.limits(),
-        "holders that wrote "
+        "holders of "
+            + owner(file)
+            + " that last wrote "
             + file
             + " at "
             + java.time.Instant.ofEpochMilli(live.writtenMillis())
-            + " and may issue until "
-            + java.time.Instant.ofEpochMilli(live.limits().lostUntilMillis(live.writtenMillis())),
+            + " (their limits hold until "
+            + java.time.Instant.ofEpochMilli(live.limits().lostUntilMillis(live.writtenMillis()))
+            + ", after the last of them stopped)",
         asked);
   }
 
@@ -266,12 +289,12 @@ final class NamespaceMarks {
   }
 
   /** This user's file, or null if it has none yet. */
-  private static Marks readOwn(Path file) throws IOException {
+  private static Marks readOwn(Path file, long nowMillis) throws IOException {
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       return null;
     }
     requireOwn(file);
-    Marks v = parse(file);
+    Marks v = parse(file, nowMillis);
     if (v == null) {
       throw new IOException(file + " is damaged: remove it (it is rewritten)");
     }
@@ -292,6 +315,7 @@ final class NamespaceMarks {
     Marks live = null;
     int read = 0;
     Marks newest = null;
+    long lostUntil = Long.MIN_VALUE;
     String prefix = namespace + "@";
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path f : files) {
@@ -309,7 +333,7 @@ final class NamespaceMarks {
               isUnix(f)
                   ? (Integer) Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS)
                   : -1;
-          v = parse(f);
+          v = parse(f, nowMillis);
         } catch (NoSuchFileException | AccessDeniedException e) {
           continue;
         }
@@ -328,6 +352,9 @@ final class NamespaceMarks {
         if (v.limits() != null && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
           newest = v;
         }
+        if (v.trusted()) {
+          lostUntil = Math.max(lostUntil, v.lostUntil());
+        }
         if (v.live(nowMillis) && (live == null || v.writtenMillis() > live.writtenMillis())) {
           live = v;
           liveFile = f;
@@ -336,11 +363,23 @@ final class NamespaceMarks {
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + dir + " cannot be read: " + e);
     }
-    return new Seen(ttl, highWater, highWaterFile, highWaterOwner, liveFile, live, newest, read);
+    return new Seen(
+        ttl, highWater, highWaterFile, highWaterOwner, liveFile, live, newest, lostUntil, read);
   }
 
-  /** A file's marks; null if damaged. A file of an older snowid has the first two lines only. */
-  private static Marks parse(Path f) throws IOException {
+  /**
+   * A file's marks; null if damaged: lines missing or unknown, a lease time above its own {@code
+   * max-ttl} (above {@link LeaseLimits#MAX_TTL} in a file of an older snowid, which has the first
+   * two lines only), or a loss mark later than its limits allow after its write.
+   */
+  private static Marks parse(Path f, long nowMillis) throws IOException {
+    long changed = -1;
+    if (isUnix(f)) {
+      changed =
+          ((java.nio.file.attribute.FileTime)
+                  Files.getAttribute(f, "unix:ctime", LinkOption.NOFOLLOW_LINKS))
+              .toMillis();
+    }
     ByteBuffer buf = ByteBuffer.allocate(MAX_SIZE);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       while (buf.hasRemaining() && ch.read(buf) > 0) {
@@ -348,7 +387,7 @@ final class NamespaceMarks {
       }
     }
     String[] lines = new String(buf.array(), 0, buf.position(), UTF_8).split("\n");
-    String[] keys = {"ttl=", "high-water=", "max-ttl=", "max-skew=", "written="};
+    String[] keys = {"ttl=", "high-water=", "max-ttl=", "max-skew=", "written=", "lost-until="};
     if (lines.length != 2 && lines.length != keys.length) {
       return null;
     }
@@ -364,14 +403,26 @@ final class NamespaceMarks {
         return null;
       }
     }
-    if (v.length == 2) {
-      return v[0] < 0 ? null : new Marks(v[0], v[1], null, Long.MIN_VALUE);
+    if (v[0] < 0) {
+      return null;
     }
+    if (v.length == 2) {
+      return v[0] > LeaseLimits.MAX_TTL.toMillis()
+          ? null
+          : new Marks(v[0], v[1], null, Long.MIN_VALUE, Long.MIN_VALUE, true);
+    }
+    LeaseLimits limits;
     try {
-      LeaseLimits limits = new LeaseLimits(Duration.ofMillis(v[2]), Duration.ofMillis(v[3]));
-      return v[0] < 0 ? null : new Marks(v[0], v[1], limits, v[4]);
+      limits = new LeaseLimits(Duration.ofMillis(v[2]), Duration.ofMillis(v[3]));
     } catch (InvalidSettingException e) {
       return null;
     }
+    if (v[0] > v[2] || v[5] > limits.lostUntilMillis(v[4])) {
+      return null;
+    }
+    boolean trusted =
+        v[4] <= nowMillis + LeaseLimits.SLACK.toMillis()
+            && (changed < 0 || changed <= v[4] + LeaseLimits.SLACK.toMillis());
+    return new Marks(v[0], v[1], limits, v[4], v[5], trusted);
   }
 }

@@ -197,7 +197,9 @@ class SharedLeaseDirectoryTest {
     long before = System.currentTimeMillis();
     Files.writeString(
         theirs,
-        "ttl=20000\nhigh-water=0\nmax-ttl=30000\nmax-skew=5000\nwritten=" + before + "\n",
+        "ttl=20000\nhigh-water=0\nmax-ttl=30000\nmax-skew=5000\nwritten="
+            + before
+            + "\nlost-until=0\n",
         StandardCharsets.UTF_8);
     giveTo(theirs, "nobody");
 

@@ -109,6 +109,27 @@ class CheckerTest {
     assertThat(r.exitCode()).isEqualTo(1);
   }
 
+  /**
+   * A newcomer that starts before the old holder's last ID breaks the lease even when no ID comes
+   * out equal (other sequence numbers in the same milliseconds): the run fails.
+   */
+  @Test
+  void check_twoProcessesInterleavedOnOneNodeWithoutAnEqualId_countsTheOverlap()
+      throws IOException {
+    hold("w0-0", 3, 0, 20_000);
+    hold("w1-0", 3, 0, 20_000);
+    worker("w0-0", id(1000, 3, 0), 1000, id(1002, 3, 0), 1002, id(1004, 3, 0), 1004);
+    worker("w1-0", id(1001, 3, 5), 1001, id(1003, 3, 5), 1003, id(1005, 3, 5), 1005);
+
+    Checker.Report r = check();
+
+    assertThat(r.duplicates).isZero();
+    assertThat(r.overlaps).isEqualTo(1);
+    assertThat(r.overlapExamples).singleElement().asString().contains("w0-0.ids", "w1-0.ids");
+    assertThat(r.text()).contains("processes overlapping on the same node values: 1");
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
   @Test
   void check_idBelowThePreviousOfTheProcess_countsAnOrderViolation() throws IOException {
     hold("w0-0", 3, 0, 20_000);
