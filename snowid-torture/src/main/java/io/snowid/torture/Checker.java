@@ -70,6 +70,13 @@ final class Checker {
   private final Map<String, Map<Long, long[][]>> holds;
   private final Report report = new Report();
   private final List<Run> runs = new ArrayList<>();
+
+  /**
+   * Stretches of one process's IDs of one key between two events that end a holding (a fence, a
+   * build): what it issued under one holding of the node values, {file, key, first, last}.
+   */
+  private final List<long[]> stretches = new ArrayList<>();
+
   private final List<Path> files = new ArrayList<>();
   private final Map<Integer, List<long[]>> activity = new TreeMap<>(); // slot -> [from, to]
 
@@ -106,6 +113,7 @@ final class Checker {
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
     c.passOne();
     c.passTwo();
+    c.overlaps();
     c.stalls();
     return c.report;
   }
@@ -191,6 +199,9 @@ final class Checker {
     long runKey = 0;
     long runFirst = 0;
     long runCount = 0;
+    long stretchKey = 0;
+    long stretchFirst = 0;
+    boolean inStretch = false;
     long firstIdAt = Long.MIN_VALUE;
     long lastIdAt = Long.MIN_VALUE;
     List<long[]> active = activity.computeIfAbsent(slot, k -> new ArrayList<>());
@@ -200,6 +211,10 @@ final class Checker {
           case EVENT -> {
             w.events.merge(r.event(), 1L, Long::sum);
             a = r.micros();
+            if (inStretch && ends(r.event())) {
+              stretches.add(new long[] {fileIndex, stretchKey, stretchFirst, prevId});
+              inStretch = false;
+            }
           }
           case END -> w.graceful = true;
           case ID -> {
@@ -224,6 +239,15 @@ final class Checker {
               runCount = 0;
             }
             runCount++;
+            if (inStretch && (id & keyMask) != stretchKey) {
+              stretches.add(new long[] {fileIndex, stretchKey, stretchFirst, prevId});
+              inStretch = false;
+            }
+            if (!inStretch) {
+              inStretch = true;
+              stretchKey = id & keyMask;
+              stretchFirst = id;
+            }
             prevId = id;
             long nodeKey = nodeKey(id);
             if (!cursors.held(nodeKey, a, b)) {
@@ -257,6 +281,9 @@ final class Checker {
     }
     if (runOffset >= 0) {
       runs.add(new Run(fileIndex, runOffset, runKey, runFirst, prevId, runCount));
+    }
+    if (inStretch) {
+      stretches.add(new long[] {fileIndex, stretchKey, stretchFirst, prevId});
     }
     if (firstIdAt != Long.MIN_VALUE) {
       active.add(new long[] {firstIdAt, lastIdAt});
@@ -314,6 +341,62 @@ final class Checker {
     }
   }
 
+  /** Whether an event ends a holding: the lease lost, or a generator built anew. */
+  private static boolean ends(IdLog.Event e) {
+    return e == IdLog.Event.FENCED || e == IdLog.Event.BUILT || e == IdLog.Event.BUILD_FAILED;
+  }
+
+  /**
+   * Counts the stretches of two processes of one key whose ranges overlap: a holder that started
+   * before another's last ID under its holding (equal IDs or not). A process that lost its node
+   * values and got them back after another's holding makes two stretches, which do not overlap it.
+   */
+  private void overlaps() {
+    stretches.sort(Comparator.<long[]>comparingLong(x -> x[1]).thenComparingLong(x -> x[2]));
+    long key = 0;
+    long[] reach = null; // the stretch of this key reaching furthest so far
+    long[] otherReach = null; // the furthest of another process than reach's
+    for (long[] x : stretches) {
+      if (reach == null || x[1] != key) {
+        key = x[1];
+        reach = x;
+        otherReach = null;
+        continue;
+      }
+      long[] overlapped =
+          reach[0] != x[0] && x[2] <= reach[3]
+              ? reach
+              : otherReach != null && otherReach[0] != x[0] && x[2] <= otherReach[3]
+                  ? otherReach
+                  : null;
+      if (overlapped != null) {
+        report.overlaps++;
+        report.example(
+            report.overlapExamples,
+            files.get((int) overlapped[0]).getFileName()
+                + " ["
+                + overlapped[2]
+                + ", "
+                + overlapped[3]
+                + "] and "
+                + files.get((int) x[0]).getFileName()
+                + " ["
+                + x[2]
+                + ", "
+                + x[3]
+                + "]");
+      }
+      if (x[3] > reach[3]) {
+        if (x[0] != reach[0]) {
+          otherReach = reach;
+        }
+        reach = x;
+      } else if (x[0] != reach[0] && (otherReach == null || x[3] > otherReach[3])) {
+        otherReach = x;
+      }
+    }
+  }
+
   /** Merges the runs of each key whose ranges overlap, from disk, and counts equal IDs. */
   private void passTwo() throws IOException {
     Map<Long, List<Run>> byKey = new HashMap<>();
@@ -342,29 +425,6 @@ final class Checker {
       return;
     }
     report.overlappingRuns += cluster.size();
-    for (int i = 0; i < cluster.size(); i++) {
-      for (int j = i + 1; j < cluster.size(); j++) {
-        Run a = cluster.get(i);
-        Run b = cluster.get(j);
-        if (a.file() != b.file() && a.first() <= b.last() && b.first() <= a.last()) {
-          report.overlaps++;
-          report.example(
-              report.overlapExamples,
-              files.get(a.file()).getFileName()
-                  + " ["
-                  + a.first()
-                  + ", "
-                  + a.last()
-                  + "] and "
-                  + files.get(b.file()).getFileName()
-                  + " ["
-                  + b.first()
-                  + ", "
-                  + b.last()
-                  + "]");
-        }
-      }
-    }
     List<RunCursor> open = new ArrayList<>();
     PriorityQueue<RunCursor> queue = new PriorityQueue<>(Comparator.comparingLong(c -> c.id));
     try {
@@ -493,9 +553,9 @@ final class Checker {
     long overlappingRuns;
 
     /**
-     * Pairs of runs of two processes with the same node values and clockback count whose ID ranges
-     * overlap: one started before the other's last ID, which a lease must never allow, whether or
-     * not an ID came out equal.
+     * Stretches of two processes with the same node values and clockback count, each between two
+     * events of its process, whose ID ranges overlap: one started before the other's last ID under
+     * its holding, which a lease must never allow, whether or not an ID came out equal.
      */
     long overlaps;
 

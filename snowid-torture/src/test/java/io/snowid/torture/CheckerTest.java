@@ -130,6 +130,30 @@ class CheckerTest {
     assertThat(r.exitCode()).isEqualTo(1);
   }
 
+  /**
+   * A holder that lost its node values (fenced), while another held them, and got them back after
+   * the other's last ID: its IDs before and after enclose the other's, one stretch each side.
+   */
+  @Test
+  void check_holderFencedThenBackAfterAnotherHolding_noOverlap() throws IOException {
+    hold("w0-0", 3, 0, 1_500);
+    hold("w1-0", 3, 1_600, 2_500);
+    hold("w0-0", 3, 2_600, 20_000);
+    Files.writeString(dir.resolve("ids/w0-0.meta"), "startMicros=0\n");
+    try (IdLogWriter w = new IdLogWriter(dir.resolve("ids/w0-0.ids"), WorkerMain.keyMask(LAYOUT))) {
+      w.id(id(1000, 3, 0), 1_000_000_000L);
+      w.event(IdLog.Event.FENCED, 1_550_000_000L);
+      w.id(id(3000, 3, 0), 3_000_000_000L);
+      w.end();
+    }
+    worker("w1-0", id(2000, 3, 5), 2000, id(2001, 3, 5), 2001);
+
+    Checker.Report r = check();
+
+    assertThat(r.overlaps).as(r.text()).isZero();
+    assertThat(r.exitCode()).isZero();
+  }
+
   @Test
   void check_idBelowThePreviousOfTheProcess_countsAnOrderViolation() throws IOException {
     hold("w0-0", 3, 0, 20_000);
