@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Real JVMs take IDs through {@link SnowId#next()} from one lease directory while it is deleted and
  * replaced under them (rm -rf of the directory under a running holder must not let a newcomer take
- * its worker). No ID may appear twice.
+ * its worker). No ID may appear twice. The limits are small (maxTtl 2 s, maxSkew 1 s): a directory
+ * replaced by a copy is a loss of its marks, which every newcomer then waits out by them.
  */
 @Tag("integration")
 class LeaseDirectoryTamperTest {
@@ -35,7 +36,7 @@ class LeaseDirectoryTamperTest {
   private Process start(String name, long millis) throws IOException {
     return ChildJvm.of(
             MultiProcessMain.class,
-            List.of("-Dsnowid.node=file:" + leases() + "?ttl=1s"),
+            List.of("-Dsnowid.node=file:" + leases() + "?ttl=1s&maxTtl=2s&maxSkew=1s"),
             dir.resolve(name).toString(),
             Long.toString(millis))
         .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".err").toFile()))
