@@ -106,8 +106,8 @@ final class NamespaceMarks {
    * What a newcomer learned from every user's file: the longest lease time of those a holder may
    * still issue under (and of files without limits), the latest high-water mark (its file and
    * owner), the live file with the newest write (null if none is live), the newest write of any
-   * file with limits (null if none has), the latest loss a holder recorded (the ID time before
-   * which no newcomer that must wait starts), and how many files it read.
+   * trusted file with limits (null if none has), the latest loss a holder recorded (the ID time
+   * before which no newcomer that must wait starts), and how many files it read.
    */
   record Seen(
       long ttlMillis,
@@ -349,7 +349,9 @@ final class NamespaceMarks {
           highWaterFile = f;
           highWaterOwner = uid;
         }
-        if (v.limits() != null && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
+        if (v.limits() != null
+            && v.trusted()
+            && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
           newest = v;
         }
         if (v.trusted()) {

@@ -230,6 +230,21 @@ class FileNamespaceTermsTest {
     }
   }
 
+  /** A file written ahead of this clock (forged, or under a faked clock) is not what is shown. */
+  @Test
+  void list_marksWrittenInTheFuture_notShownAsTheNamespacesTerms() throws Exception {
+    Path leases = leases();
+    Files.createDirectories(leases.resolve("ns"));
+    Files.writeString(
+        leases.resolve("ns@65534"),
+        marksText(1_000, new LeaseLimits(Duration.ofSeconds(1), Duration.ZERO), 4_102_444_800_000L),
+        UTF_8);
+
+    try (FileLeaseCoordinator c = open(leases)) {
+      assertThat(c.list("ns").state()).isEmpty();
+    }
+  }
+
   @Test
   void list_showsTheNamespacesLimitsAndNewestWrite() throws Exception {
     Path leases = leases();
