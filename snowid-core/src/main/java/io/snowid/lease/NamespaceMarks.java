@@ -28,19 +28,22 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A namespace's terms and marks in a lease directory: the limits its holders share, the longest
- * lease time and the latest high-water mark they recorded, and when they last wrote. One file per
- * user and namespace, {@code DIR/<namespace>@<uid>}, in the lease directory itself (not in the
- * namespace folder), holding {@code ttl=}, {@code high-water=}, {@code max-ttl=}, {@code max-skew=}
- * and {@code written=} (milliseconds).
+ * lease time and the latest high-water mark they recorded, when they last wrote, and the latest
+ * loss found. One file per user and namespace, {@code DIR/<namespace>@<uid>}, in the lease
+ * directory itself (not in the namespace folder), holding {@code ttl=}, {@code high-water=}, {@code
+ * max-ttl=}, {@code max-skew=}, {@code written=} and {@code lost-until=} (milliseconds).
  *
  * <p>A holder writes its user's file at every acquisition and renewal, before it may issue: the
  * lease time and mark are raised, never lowered while a holder may still issue under them, and
- * {@code written} is the host's clock. A file whose holders may still issue ({@link Seen#live}:
- * written within its limits' {@code maxTtl + maxSkew + 1 s}) fixes the namespace's limits: a holder
- * asking with others is refused. A newcomer that must wait out an unknown holder reads every user's
- * file and waits the longest lease time, starting after the latest high-water mark; if no file is
- * live, the files are gone, idle or rolled back (a restored directory), and it also waits its own
- * {@code maxTtl} (docs/design.md, "A registry that lost its state").
+ * {@code written} is the host's clock. A file is trusted unless it changed after {@code written}
+ * (copied back from a backup) or {@code written} is ahead of the reader's clock; a trusted file
+ * whose holders may still issue ({@link Marks#live}: written within its limits' {@code maxTtl +
+ * maxSkew + 1 s}) fixes the namespace's limits: a holder asking with others is refused. A newcomer
+ * that must wait out an unknown holder reads every user's file and waits the longest lease time of
+ * the live ones, starting after the latest high-water mark and the latest trusted {@code
+ * lost-until}; if there are files but none is live (idle, or copied back), it also waits its own
+ * {@code maxTtl} and records the loss in its file (docs/design.md, "The {@code file:} backend",
+ * terms and marks).
  */
 final class NamespaceMarks {
   /*
