@@ -12,9 +12,9 @@ import java.util.function.Supplier;
  * {@code twitter}), and node values from {@code snowid.node} / {@code SNOWID_NODE} (see {@link
  * Snowflake.Builder#nodeSource}; default: a lease from this host's lease directory {@link
  * LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share node values, the other
- * fields as {@link io.snowid.node.LocalLeasePlan} decides from what the host is — inside Kubernetes
- * without a StatefulSet ordinal it refuses). {@link #nextJs53()} has a second generator of its own,
- * on the {@code js53} layout, built on its first use the same way.
+ * fields as {@link io.snowid.node.internal.LocalLeasePlan} decides from what the host is — inside
+ * Kubernetes without a StatefulSet ordinal it refuses). {@link #nextJs53()} has a second generator
+ * of its own, on the {@code js53} layout, built on its first use the same way.
  *
  * <p><b>Initialisation and retry.</b> Each generator is built at most once per JVM: concurrent
  * first calls wait for one build and all get its result. If the build fails (an unknown layout, a

@@ -2,6 +2,10 @@ package io.snowid.node;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
+import io.snowid.node.internal.Ipv4Source;
+import io.snowid.node.internal.LocalLeasePlan;
+import io.snowid.node.internal.PropertySource;
+import io.snowid.node.internal.StatefulSetSource;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -9,14 +9,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A host made up for a test: its environment, files, interface addresses and host name. */
-final class FakeHost implements HostEnvironment {
+public final class FakeHost implements HostEnvironment {
   final Map<String, String> variables = new HashMap<>();
   final Map<String, String> files = new HashMap<>();
   final List<InetAddress> addresses = new ArrayList<>();
   String hostName = "";
 
   /** A plain host with one private IPv4 address. */
-  static FakeHost withAddress(String... addresses) {
+  public static FakeHost withAddress(String... addresses) {
     FakeHost h = new FakeHost();
     for (String a : addresses) {
       h.address(a);
@@ -24,7 +24,7 @@ final class FakeHost implements HostEnvironment {
     return h;
   }
 
-  FakeHost address(String literal) {
+  public FakeHost address(String literal) {
     try {
       addresses.add(InetAddress.getByName(literal));
     } catch (UnknownHostException e) {
@@ -33,23 +33,23 @@ final class FakeHost implements HostEnvironment {
     return this;
   }
 
-  FakeHost set(String variable, String value) {
+  public FakeHost set(String variable, String value) {
     variables.put(variable, value);
     return this;
   }
 
-  FakeHost file(String path, String contents) {
+  public FakeHost file(String path, String contents) {
     files.put(path, contents);
     return this;
   }
 
   /** Inside Kubernetes, in a pod of this name (HOSTNAME, as Kubernetes sets it). */
-  FakeHost pod(String name) {
+  public FakeHost pod(String name) {
     return set("KUBERNETES_SERVICE_HOST", "10.96.0.1").set("HOSTNAME", name);
   }
 
   /** In a Docker container. */
-  FakeHost docker() {
+  public FakeHost docker() {
     return file("/.dockerenv", "");
   }
 

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
+import io.snowid.node.internal.Ipv4Source;
+import io.snowid.node.internal.PropertySource;
+import io.snowid.node.internal.StatefulSetSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,9 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
+import io.snowid.node.HostEnvironment;
+import io.snowid.node.NodeIdSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +14,7 @@ import java.util.function.UnaryOperator;
  * Node field values from system properties {@code snowid.<field>-id} or env {@code
  * SNOWID_<FIELD>_ID}.
  */
-final class PropertySource implements NodeIdSource {
+public final class PropertySource implements NodeIdSource {
   private final String name;
   private final UnaryOperator<String> lookup;
   private final boolean environment;
@@ -23,11 +25,11 @@ final class PropertySource implements NodeIdSource {
     this.environment = environment;
   }
 
-  static PropertySource systemProperties() {
+  public static PropertySource systemProperties() {
     return new PropertySource("system property", System::getProperty, false);
   }
 
-  static PropertySource environment(HostEnvironment env) {
+  public static PropertySource environment(HostEnvironment env) {
     return new PropertySource("environment", env::variable, true);
   }
 

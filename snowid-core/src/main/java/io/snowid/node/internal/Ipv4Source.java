@@ -1,6 +1,8 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import io.snowid.Layout;
+import io.snowid.node.HostEnvironment;
+import io.snowid.node.NodeIdSource;
 import java.lang.System.Logger.Level;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -17,18 +19,18 @@ import java.util.function.Consumer;
  * would replace it; in a container it adds the chance that containers collide. Inside Kubernetes it
  * refuses instead: a pod's address tells nothing that other pods' addresses do not share by chance.
  */
-final class Ipv4Source implements NodeIdSource {
+public final class Ipv4Source implements NodeIdSource {
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
 
   private final HostEnvironment env;
   private final Consumer<String> warn;
 
-  Ipv4Source(HostEnvironment env) {
+  public Ipv4Source(HostEnvironment env) {
     this(env, message -> LOG.log(Level.WARNING, message));
   }
 
   /** With {@code warn} receiving the WARN instead of the log (for a test). */
-  Ipv4Source(HostEnvironment env, Consumer<String> warn) {
+  public Ipv4Source(HostEnvironment env, Consumer<String> warn) {
     this.env = env;
     this.warn = warn;
   }

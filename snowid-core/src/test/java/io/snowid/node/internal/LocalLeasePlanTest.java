@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,9 @@ import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
+import io.snowid.node.FakeHost;
+import io.snowid.node.NodeIdSource;
+import io.snowid.node.UnsafeEnvironmentException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
+import io.snowid.node.HostEnvironment;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import java.util.Locale;
 

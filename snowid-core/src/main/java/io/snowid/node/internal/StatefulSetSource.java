@@ -1,7 +1,9 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
+import io.snowid.node.HostEnvironment;
+import io.snowid.node.NodeIdSource;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -15,7 +17,7 @@ import java.util.regex.Pattern;
  * sets it), and the StatefulSet's own name when {@code snowid.statefulset} / {@code
  * SNOWID_STATEFULSET} gives it.
  */
-final class StatefulSetSource implements NodeIdSource {
+public final class StatefulSetSource implements NodeIdSource {
   /*
    * Pods of a Deployment, ReplicaSet, Job or DaemonSet are named by generateName: the owner's name,
    * a dash and five characters from "bcdfghjklmnpqrstvwxz2456789" (no vowels, no 0, 1 or 3). Five
@@ -33,7 +35,7 @@ final class StatefulSetSource implements NodeIdSource {
 
   private final HostEnvironment env;
 
-  StatefulSetSource(HostEnvironment env) {
+  public StatefulSetSource(HostEnvironment env) {
     this.env = env;
   }
 

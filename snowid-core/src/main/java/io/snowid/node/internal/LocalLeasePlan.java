@@ -1,6 +1,9 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import io.snowid.Layout;
+import io.snowid.node.HostEnvironment;
+import io.snowid.node.NodeIdSource;
+import io.snowid.node.UnsafeEnvironmentException;
 import java.lang.System.Logger.Level;
 import java.net.Inet4Address;
 import java.util.ArrayList;
@@ -413,7 +416,7 @@ public final class LocalLeasePlan {
    * several {@code snowid.datacenter-id and snowid.worker-id (SNOWID_DATACENTER_ID,
    * SNOWID_WORKER_ID)}.
    */
-  static String settingNames(List<Layout.Field> fields) {
+  public static String settingNames(List<Layout.Field> fields) {
     List<String> properties = new ArrayList<>();
     List<String> variables = new ArrayList<>();
     for (Layout.Field f : fields) {

@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.snowid.node;
+package io.snowid.node.internal;
 
 import io.snowid.Layout;
 import java.util.LinkedHashMap;
