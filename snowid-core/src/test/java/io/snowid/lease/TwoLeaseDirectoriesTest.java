@@ -100,10 +100,7 @@ class TwoLeaseDirectoriesTest {
     return p;
   }
 
-  /**
-   * Where a class was loaded from: the test classes, or snowid's own (on the module path in this
-   * JVM, so not in {@code java.class.path}).
-   */
+  /** Where a class was loaded from: the test classes, or snowid's own. */
   private static String location(Class<?> c) {
     try {
       return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();

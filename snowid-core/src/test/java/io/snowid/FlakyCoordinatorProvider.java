@@ -16,6 +16,9 @@ import java.nio.file.Paths;
 public final class FlakyCoordinatorProvider implements LeaseCoordinatorProvider {
   static final String SCHEME = "flaky:";
 
+  /** The service loader's. */
+  public FlakyCoordinatorProvider() {}
+
   @Override
   public boolean supports(String uri) {
     return uri.startsWith(SCHEME);
