@@ -40,8 +40,10 @@ class SnowflakeClockStepRegressionTest {
         .build();
   }
 
-  /** Issues until the current unit's sequence is spent (frozen clock); returns the last ID. */
-  /** Takes IDs until the unit's sequence is spent; returns the last. Shared with other tests. */
+  /**
+   * Issues until the current unit's sequence is spent (frozen clock); returns the last ID. The
+   * catch-up tests use it too.
+   */
   static long spendTheUnit(Snowflake gen) {
     long max = gen.layout().sequenceField().max();
     long id;
