@@ -250,6 +250,17 @@ class LayoutTest {
         .hasMessageContaining("time");
   }
 
+  // A layout whose last instant lies beyond Unix milliseconds (a wide time field with a coarse
+  // unit) is rejected.
+  @Test
+  void parse_lastInstantBeyondUnixMillis_isRejected() {
+    assertThatThrownBy(() -> Layout.parse("time=62,sequence=1,epoch=0,unit=1s"))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("layout.time");
+    assertThat(Layout.parse("time=52,sequence=11,epoch=0,unit=1ms").lastInstant())
+        .isAfter(Instant.parse("2100-01-01T00:00:00Z"));
+  }
+
   @Test
   void decode_64bitLayout_readsIdsAsUnsigned() {
     Layout discord = Layout.preset("discord");

@@ -185,6 +185,39 @@ class SnowflakeClockStepRegressionTest {
     assertThat(clock.parks()).isZero();
   }
 
+  // ---- a step back while a call is parked is seen when the park ends ----
+
+  // fail throws rather than park again for the whole step (an hour), wait waits out a short one.
+  @Test
+  void nextId_wallStepsBackWhileParkedWithFailPolicy_throwsInsteadOfParkingForTheStep() {
+    Snowflake gen = onWallClock(ClockPolicy.FAIL).build();
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofHours(1)));
+
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 4096 * 2; i++) {
+                gen.nextId(); // spends the unit, then parks for the next one
+              }
+            })
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("while this call waited");
+    assertThat(clock.parked()).isLessThan(Duration.ofMillis(5));
+  }
+
+  @Test
+  void nextId_wallStepsBackBrieflyWhileParkedWithWaitPolicy_waitsItOut() {
+    Snowflake gen = onWallClock(ClockPolicy.WAIT).maxWait(Duration.ofMillis(100)).build();
+    clock.beforeNextPark(() -> clock.stepBack(Duration.ofMillis(20)));
+    long last = 0;
+    for (int i = 0; i < 4096 * 2; i++) {
+      long id = gen.nextId();
+      assertThat(id).isGreaterThan(last);
+      assertThat(gen.layout().decode(id).timestampMillis()).isLessThanOrEqualTo(clock.wallMillis());
+      last = id;
+    }
+    assertThat(gen.clockStepCount()).isPositive();
+  }
+
   // ---- one step under fail counts once, not once per failing call ----
 
   @Test

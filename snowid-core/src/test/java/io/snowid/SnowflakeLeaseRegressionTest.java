@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseWindowExceededException;
 import io.snowid.node.NodeGrant;
 import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
@@ -18,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The generator on a lease: deadlines, high-water marks, clock steps and close. */
+/**
+ * The generator on a lease: deadlines (and a lead or a batch that runs into one), high-water marks,
+ * clock steps and close.
+ */
 class SnowflakeLeaseRegressionTest {
   private final ManualClock clock = ManualClock.create();
   private final TimeSource time = TimeSource.monotonic(clock);
@@ -105,6 +109,59 @@ class SnowflakeLeaseRegressionTest {
         .hasMessageContaining("not renewed in time");
     assertThatThrownBy(gen::nextId).isInstanceOf(LeaseLostException.class);
     assertThat(lease.renewalRequests()).isEqualTo(1); // once per grant: the second failed at once
+  }
+
+  // With maxLead, a burst that reaches a healthy lease's deadline waits for the renewal instead of
+  // throwing LeaseLostException at once.
+  @Test
+  void nextId_leadRunsIntoAHealthyLeasesDeadline_waitsForTheRenewalInsteadOfFailing() {
+    long now = time.millis();
+    ManualLease lease = new ManualLease(grant(now + 5, Long.MIN_VALUE));
+    Snowflake gen =
+        Snowflake.builder().lease(lease).timeSource(time).maxLead(Duration.ofMillis(20)).build();
+    DecodedId d;
+    do { // fill every unit before the deadline
+      d = gen.layout().decode(gen.nextId());
+    } while (d.timestampMillis() < now + 4 || d.sequence() < 4095);
+    clock.beforeNextPark(
+        () -> lease.grant(grant(now + 1_000, Long.MIN_VALUE))); // the renewal arrives
+
+    long id = gen.nextId();
+
+    assertThat(gen.layout().decode(id).timestampMillis()).isGreaterThanOrEqualTo(now + 5);
+  }
+
+  @Test
+  void nextId_leadRunsIntoAnExpiredDeadline_throwsLeaseLost() {
+    ManualLease lease = new ManualLease(grant(time.millis() + 5, Long.MIN_VALUE));
+    Snowflake gen =
+        Snowflake.builder().lease(lease).timeSource(time).maxLead(Duration.ofMillis(20)).build();
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 4096 * 10; i++) {
+                gen.nextId();
+              }
+            })
+        .isInstanceOf(LeaseLostException.class);
+  }
+
+  @Test
+  void nextIds_batchLargerThanTheLeaseWindow_failsNamingTheBatch() {
+    ManualLease lease = new ManualLease(grant(time.millis() + 10, Long.MIN_VALUE));
+    Snowflake gen =
+        Snowflake.builder().lease(lease).timeSource(time).maxLead(Duration.ZERO).build();
+    clock.beforeNextPark(
+        () -> lease.grant(grant(time.millis() + 10, Long.MIN_VALUE))); // renewed, same window
+
+    assertThatThrownBy(() -> gen.nextIds(new long[4096 * 50]))
+        .isInstanceOfSatisfying(
+            LeaseWindowExceededException.class,
+            e -> {
+              assertThat(e.count()).isEqualTo(4096 * 50);
+              assertThat(e.spanMillis()).isGreaterThanOrEqualTo(50);
+              assertThat(e.windowMillis()).isLessThanOrEqualTo(11);
+            })
+        .hasMessageContaining("batch");
   }
 
   // nextId() after close() says the generator was closed, since the close, not that the lease is
