@@ -45,7 +45,7 @@ public final class Int32Generator implements AutoCloseable {
   }
 
   /**
-   * A generator whose worker comes from a node source (see {@link Snowflake.Builder#nodeSource}).
+   * A generator whose worker comes from a node source (see {@link SnowflakeBuilder#nodeSource}).
    */
   public static Int32Generator fromNodeSource(String nodeSource) {
     return new Int32Generator(Snowflake.builder().layout(WIDE).nodeSource(nodeSource).build());

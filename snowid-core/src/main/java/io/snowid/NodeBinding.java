@@ -9,6 +9,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Binds a generator to its node values: static values once, or every grant of a {@link NodeLease}
@@ -101,21 +103,13 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     }
   }
 
-  /** What a binding needs of its generator: its position. */
-  interface Generator {
-    /** Moves the position past every tick issued so far and past {@code tick}. */
-    void passTick(long tick);
-
-    /** The latest tick issued or reserved, the peak before a clockback step included. */
-    long lastReservedTick();
-  }
-
   private final Layout layout;
   private final Position position;
   private final TimeSource time;
   private final NodeSources.Resolved node;
   private final long startAfterMillis;
-  private final Generator generator;
+  private final LongConsumer passTick; // what a binding needs of its generator: its position
+  private final LongSupplier lastReservedTick;
   private final boolean realTime; // the source may step back: bindings check real time too
   private final Object lock = new Object();
 
@@ -163,6 +157,10 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
 
   /**
    * @param node the resolved node source: static values, or a lease
+   * @param passTick moves the generator's position past every tick issued so far and past the one
+   *     given (-1: none)
+   * @param lastReservedTick the generator's latest tick issued or reserved, the peak before a
+   *     clockback step included
    * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
    */
   NodeBinding(
@@ -171,13 +169,15 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       TimeSource time,
       NodeSources.Resolved node,
       long startAfterMillis,
-      Generator generator) {
+      LongConsumer passTick,
+      LongSupplier lastReservedTick) {
     this.layout = layout;
     this.position = position;
     this.time = time;
     this.node = node;
     this.startAfterMillis = startAfterMillis;
-    this.generator = generator;
+    this.passTick = passTick;
+    this.lastReservedTick = lastReservedTick;
     this.realTime = !(time instanceof MonotonicTimeSource);
   }
 
@@ -249,7 +249,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                 startAfter,
                 "binding new node values " + grant.values(),
                 realTime));
-        generator.passTick(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
+        passTick.accept(startAfter == Long.MIN_VALUE ? -1 : position.tickAt(startAfter));
       }
       publish(
           new Binding(
@@ -374,7 +374,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
 
   @Override
   public long lastIssuedMillis() {
-    return position.millisAt(generator.lastReservedTick());
+    return position.millisAt(lastReservedTick.getAsLong());
   }
 
   /**

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * <p>The generator is built on first use with the layout named by the system property {@code
  * snowid.layout} or the environment variable {@code SNOWID_LAYOUT} (a preset or a spec; default
  * {@code twitter}), and node values from {@code snowid.node} / {@code SNOWID_NODE} (see {@link
- * Snowflake.Builder#nodeSource}; default: a lease from this host's lease directory {@link
+ * SnowflakeBuilder#nodeSource}; default: a lease from this host's lease directory {@link
  * LeaseCoordinators#DEFAULT_FILE_URI}, so processes on one host never share node values, the other
  * fields as {@link io.snowid.node.internal.LocalLeasePlan} decides from what the host is — inside
  * Kubernetes without a StatefulSet ordinal it refuses). {@link #nextJs53()} has a second generator

@@ -3,15 +3,12 @@ package io.snowid;
 import io.snowid.NodeBinding.Binding;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.lease.LeaseWindowExceededException;
-import io.snowid.node.NodeIdChain;
-import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -26,12 +23,12 @@ import java.util.random.RandomGenerator;
  *   <li>IDs are unique and strictly increasing across all threads (linearizable): an ID is greater
  *       than every ID returned before its call began. A batch is a contiguous run.
  *   <li>The time in an ID is never ahead of the {@link TimeSource} when the ID is returned, unless
- *       a {@linkplain Builder#maxLead lead} was configured, and then by at most the lead. It is the
- *       time the source read, except at full load: a generator whose sequence was spent and that
- *       was then off the CPU across time units (a late wake-up, a GC pause) issues the units it
- *       missed late, lagging the source read by less than 10 ms, until it has caught up (also for
- *       calls in the 10 ms after a tick was spent, if they come slower). An ID reserved before its
- *       caller parked is returned when the caller runs again.
+ *       a {@linkplain SnowflakeBuilder#maxLead lead} was configured, and then by at most the lead.
+ *       It is the time the source read, except at full load: a generator whose sequence was spent
+ *       and that was then off the CPU across time units (a late wake-up, a GC pause) issues the
+ *       units it missed late, lagging the source read by less than 10 ms, until it has caught up
+ *       (also for calls in the 10 ms after a tick was spent, if they come slower). An ID reserved
+ *       before its caller parked is returned when the caller runs again.
  *   <li>When the sequence of a time unit is spent, callers wait for the next unit by parking.
  *   <li>A time source reading behind the last issued time is handled by the {@link ClockPolicy}.
  *   <li>Past the layout's {@linkplain Layout#lastInstant() last instant} no ID is issued: {@link
@@ -43,45 +40,18 @@ import java.util.random.RandomGenerator;
  */
 public final class Snowflake implements IdGenerator, AutoCloseable {
   /*
-   * Design. The generator is this class and three package-private parts, one job each: Position
-   * (how a position is encoded and an ID composed from it), ClockStepGuard (clock steps and the
-   * clock policy), NodeBinding (node values, the lease, fencing). docs/design.md has the whole.
+   * Design (docs/design.md, section 3, "The position"). This class and three package-private
+   * parts, one job each: Position (a position's encoding, an ID composed from it), ClockStepGuard
+   * (clock steps, the clock policy), NodeBinding (node values, the lease, fencing).
    *
-   * The whole mutable state is one long, a "position" (clockback | tick | sequence), advanced by
-   * compare-and-set. Issuing the next ID is position + 1: a spent sequence carries into the tick
-   * by plain addition, so the common path has no branch for it. A tick behind the time source
-   * jumps the position to (now, spread). The ID is a pure function of the position, so IDs are
-   * ordered exactly as positions are, and positions only grow: linearizable by construction, with
-   * no lock. A batch is one CAS of position + n.
-   *
-   * A position whose tick is more than `lead` ahead of the source is reserved all the same and
-   * the caller parks until the source reaches it: the position is taken, so no one can issue it
-   * twice, and the ID is returned only once its time is not in the future. That wait is the
-   * only waiting a monotonic source ever causes, and it parks rather than spins (the peers spin
-   * a core at the cap: BENCHMARKS.md, "Results", the "cores busy" rows).
-   *
-   * Catch-up: a generator at full load that was off the CPU across tick boundaries (a late wake-up,
-   * a preempted vCPU, a GC pause) goes on from its position in the tick it stopped in, if that tick
-   * lies less than CATCH_UP_MILLIS behind the source (Position.catchesUp): the ticks it slept
-   * through are issued late, each ID stamped with its own tick, until it has caught up, instead of
-   * being lost. "At full load": the position's tick is the latest tick entered by carry, its
-   * predecessor's whole sequence spent (fullLoadTick, written off the fast path: where a spent
-   * tick's successor is reserved, or reached while catching up). A generator below its cap enters
-   * the tick the source reads, except in the 10 ms after a tick was spent: the hint is
-   * not cleared, catchesUp's bound ends it. The time in an ID is never ahead of the source, and
-   * lags the reading it was issued on by less than CATCH_UP_MILLIS. A catch-up checks the lease's
-   * deadline and the layout's end at the reading, not at the lagging tick, and raises the clock-
-   * step guard's `high` with the reading (docs/design.md, "Catch-up"). fullLoadTick is a hint
-   * only: whatever a race makes of it, a position is taken by CAS (unique, increasing) and never
-   * lies ahead of the reading or more than the catch-up behind it. Measured: BENCHMARKS.md, "Round
-   * two: capped at 1 thread, quiet and under load".
-   *
-   * Spread: a tick entered because the clock moved on after a quiet tick starts its sequence at a
-   * random value below half the range, so low-traffic IDs do not all end in 0 (sharding by id % n
-   * stays even). A tick entered by carry, or after a busy tick, starts at 0, so the sustained
-   * capacity per tick is the full sequence range (see firstSequence). A fresh generator, and one
-   * bound to new node values, starts as after a quiet tick (see passTick): one-shot use does not
-   * produce multiples of the sequence range either.
+   * The whole mutable state is one long, the position (clockback | tick | sequence), taken by CAS:
+   * the next ID is position + 1 (a spent sequence carries into the tick), a tick behind the source
+   * jumps to (now, firstSequence), a batch is position + n. IDs are ordered as positions, which
+   * only grow: linearizable, no lock. A position ahead of the source is reserved and its caller
+   * parks (never spins) until the source reaches it: the only wait a monotonic source causes.
+   * Catch-up (fullLoadTick, Position.catchesUp): a generator at full load that was off the CPU
+   * across ticks issues the ticks it missed, late, instead of losing them ("Catch-up"). Spread:
+   * see firstSequence and passTick.
    */
   private static final VarHandle STATE;
 
@@ -108,13 +78,11 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   private volatile long state; // the position: (clockback | tick | sequence)
 
-  /**
-   * The latest tick entered by carry, its predecessor's sequence spent (off the fast path); -1:
-   * none.
-   */
+  // -1, or the latest tick entered by carry, its predecessor's sequence spent (off the fast path)
   private volatile long fullLoadTick = -1;
 
-  private Snowflake(SnowflakeSettings settings, NodeSources.Resolved nodeSource) {
+  /** Starts a generator: {@link SnowflakeBuilder#build()}, which checked the settings. */
+  Snowflake(SnowflakeSettings settings, NodeSources.Resolved nodeSource) {
     this.layout = settings.layout();
     this.time = settings.time();
     this.fine = time instanceof MonotonicTimeSource m ? m : null;
@@ -130,17 +98,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
             time,
             nodeSource,
             settings.startAfterMillis(),
-            new NodeBinding.Generator() {
-              @Override
-              public void passTick(long tick) {
-                Snowflake.this.passTick(tick);
-              }
-
-              @Override
-              public long lastReservedTick() {
-                return Snowflake.this.lastReservedTick();
-              }
-            });
+            this::passTick,
+            this::lastReservedTick);
     this.state = 0; // (0, 0) is never issued
     CLAIMS.register(this, node.claim); // an unclosed generator's values are free once it is gone
     node.start();
@@ -152,8 +111,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   /** A builder with the defaults: Twitter's layout, the monotonic time source, no lead. */
-  public static Builder builder() {
-    return new Builder();
+  public static SnowflakeBuilder builder() {
+    return new SnowflakeBuilder();
   }
 
   /**
@@ -172,9 +131,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   @Override
   public long nextId() {
     // The hot path, as Twitter's IdWorker.nextId: one clock read, one CAS, compose (tryNextId);
-    // anything else (a position ahead of the source or past the lease's deadline) goes to
-    // reserve(). What it costs, uncapped and at the cap, against the peers: BENCHMARKS.md,
-    // "Results" and "Why the missed targets are missed".
+    // anything else (a position ahead of the source or past the lease's deadline): reserve().
     long id = tryNextId();
     return id != NO_ID ? id : reserve(1, null);
   }
@@ -199,8 +156,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   public long tryNextId() {
     // The common case, the source within the tick of the next position, is checked on the reading
-    // in nanoseconds: no division between the clock read and the CAS (BENCHMARKS.md, "Round two:
-    // the uncapped hot path"). Anything else is decided in ticks, from the same reading.
+    // in nanoseconds: no division, whose latency would stand between the clock read and the CAS.
+    // Anything else is decided in ticks, from the same reading.
     long nanos = fine != null ? fine.unixNanos() : Position.nanosOf(time.millis());
     Binding b = node.current;
     long s = state;
@@ -379,10 +336,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /**
    * The sequence of a tick entered because the clock moved on. After a busy tick (more than half
    * its sequence used) it is 0: a saturated generator that was off the CPU across a tick boundary,
-   * for longer than a catch-up goes, keeps the whole new tick (measured against a random start:
-   * BENCHMARKS.md, "Proposed core changes, measured"). Otherwise a random value below half the
-   * range, so low-traffic IDs do not all end in 0 and id % n stays even (a deterministic carry-over
-   * fails that: with one ID per ms, id % 5 then stays constant for 2048 IDs at a time).
+   * for longer than a catch-up goes, keeps the whole new tick (a random start would lose up to half
+   * of it). Otherwise a random value below half the range, so low-traffic IDs do not all end in 0
+   * and id % n stays even (a deterministic carry-over fails that: with one ID per ms, id % 5 then
+   * stays constant for 2048 IDs at a time).
    */
   private long firstSequence(long s) {
     return position.busy(s) ? 0 : position.spread(randomBits());
@@ -446,10 +403,10 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   }
 
   /**
-   * Releases the node lease this generator opened itself ({@link Builder#nodeSource}); later calls
-   * of {@link #nextId()}, and calls waiting meanwhile, throw {@link LeaseLostException} saying that
-   * the generator was closed, since when. A lease passed to {@link Builder#lease} stays open: its
-   * owner closes it. Idempotent.
+   * Releases the node lease this generator opened itself ({@link SnowflakeBuilder#nodeSource});
+   * later calls of {@link #nextId()}, and calls waiting meanwhile, throw {@link LeaseLostException}
+   * saying that the generator was closed, since when. A lease passed to {@link
+   * SnowflakeBuilder#lease} stays open: its owner closes it. Idempotent.
    */
   @Override
   public void close() {
@@ -485,262 +442,6 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   @Override
   public String toString() {
-    return "Snowflake["
-        + layout.spec()
-        + ", node="
-        + node()
-        + ", time="
-        + time
-        + ", "
-        + policy
-        + "]";
-  }
-
-  /**
-   * Configures a {@link Snowflake}. Every setter validates at once and {@link #build()} checks the
-   * combination, naming the setting, the value and the allowed range. {@link #build()} leaves the
-   * builder as it was: building again gives an independent generator (leasing its own node values
-   * from a {@link #nodeSource}).
-   */
-  public static final class Builder {
-    private static final Duration MAX_LEAD = Duration.ofMinutes(1);
-    private static final Duration MAX_WAIT = Duration.ofMinutes(1);
-
-    private Layout layout = Layout.twitter();
-    private TimeSource time;
-    private ClockPolicy policy = ClockPolicy.WAIT;
-    private Duration maxWait = Duration.ofSeconds(1);
-    private Duration maxLead = Duration.ZERO;
-    private long startAfterMillis = Long.MIN_VALUE;
-    private final Map<String, Long> node = new LinkedHashMap<>();
-    private String nodeSpec;
-    private NodeLease lease;
-    private RandomGenerator random;
-
-    private Builder() {}
-
-    /** The ID layout; default {@link Layout#twitter()}. Clears node values set before. */
-    public Builder layout(Layout layout) {
-      if (layout == null) {
-        throw new InvalidSettingException("layout", null, "a layout");
-      }
-      this.layout = layout;
-      node.clear();
-      return this;
-    }
-
-    /** The ID layout by preset name or spec string. */
-    public Builder layout(String presetOrSpec) {
-      return layout(Layout.preset(presetOrSpec));
-    }
-
-    /**
-     * The value of one node field of the layout, e.g. {@code node("worker", 7)}.
-     *
-     * @throws InvalidSettingException if the layout has no such node field or the value does not
-     *     fit it
-     */
-    public Builder node(String field, long value) {
-      Layout.Field f = layout.field(field).filter(Layout.Field::isNode).orElse(null);
-      if (f == null) {
-        throw new InvalidSettingException(field, value, "a node field of " + nodeFieldNames());
-      }
-      if (value < 0 || value > f.max()) {
-        throw new InvalidSettingException(field, value, "0.." + f.max());
-      }
-      node.put(field, value);
-      return this;
-    }
-
-    /** Several node field values at once; see {@link #node(String, long)}. */
-    public Builder node(Map<String, Long> values) {
-      values.forEach(this::node);
-      return this;
-    }
-
-    /**
-     * Where the node field values come from, resolved at {@link #build()}:
-     *
-     * <ul>
-     *   <li>{@code auto}: explicit {@link #node} values, then {@link NodeIdChain#standard()};
-     *   <li>{@code static:worker=3,datacenter=1}: exactly these values;
-     *   <li>a lease coordinator URI ({@code file:DIR}, {@code redis://…} with snowid-redis, {@code
-     *       jdbc:postgresql://…} with snowid-jdbc): a lease that the generator renews and releases
-     *       on {@link Snowflake#close()}.
-     * </ul>
-     */
-    public Builder nodeSource(String spec) {
-      if (spec == null || spec.isBlank()) {
-        throw new InvalidSettingException("node", spec, NodeSources.FORMS);
-      }
-      this.nodeSpec = spec.trim();
-      return this;
-    }
-
-    /**
-     * Node values from a lease that the caller opened and will close; the generator issues only
-     * while the lease's current grant is valid.
-     */
-    public Builder lease(NodeLease lease) {
-      if (lease == null) {
-        throw new InvalidSettingException("lease", null, "a NodeLease");
-      }
-      this.lease = lease;
-      return this;
-    }
-
-    /** The time source; default {@link TimeSource#monotonic()}. */
-    public Builder timeSource(TimeSource source) {
-      if (source == null) {
-        throw new InvalidSettingException("timeSource", null, "a TimeSource");
-      }
-      this.time = source;
-      return this;
-    }
-
-    /** What to do when the time source steps back; default {@link ClockPolicy#WAIT}. */
-    public Builder clockPolicy(ClockPolicy policy) {
-      if (policy == null) {
-        throw new InvalidSettingException("clockPolicy", null, "wait, fail or clockback");
-      }
-      this.policy = policy;
-      return this;
-    }
-
-    /** The clock policy by name: {@code wait}, {@code fail} or {@code clockback}. */
-    public Builder clockPolicy(String name) {
-      return clockPolicy(ClockPolicy.named(name));
-    }
-
-    /**
-     * The longest clock step back the {@code wait} policy waits out; default 1 s, at most 1 min.
-     * The bound is per call: steps that one call meets one after the other add up.
-     */
-    public Builder maxWait(Duration wait) {
-      if (wait == null || wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
-        throw new InvalidSettingException("maxWait", wait, "PT0S..PT1M");
-      }
-      this.maxWait = wait;
-      return this;
-    }
-
-    /**
-     * How far ahead of the time source a burst may run before callers wait: IDs may carry a time up
-     * to this much in the future. Default zero; at most one minute.
-     */
-    public Builder maxLead(Duration lead) {
-      if (lead == null || lead.isNegative() || lead.compareTo(MAX_LEAD) > 0) {
-        throw new InvalidSettingException("maxLead", lead, "PT0S..PT1M");
-      }
-      this.maxLead = lead;
-      return this;
-    }
-
-    /**
-     * A high-water mark: every ID will carry a time strictly after this Unix millisecond (the last
-     * time a previous holder of the same node values may have issued). If the time source is behind
-     * it by no more than {@link #maxWait}, the first call waits; by more, {@link #build()} fails.
-     */
-    public Builder startAfter(long unixMillis) {
-      this.startAfterMillis = unixMillis;
-      return this;
-    }
-
-    /**
-     * For tests: the random source of a quiet tick's first sequence, so that statistical tests are
-     * seeded and cannot fail by chance. Default (or {@code null}): {@link ThreadLocalRandom}. The
-     * generator calls it from every issuing thread: a shared source must be thread-safe.
-     */
-    Builder random(RandomGenerator random) {
-      this.random = random;
-      return this;
-    }
-
-    /**
-     * Builds the generator.
-     *
-     * @throws InvalidSettingException if a node field has no value or the policy needs a field the
-     *     layout lacks
-     * @throws LayoutExpiredException if the time source is past the layout's last instant
-     * @throws ClockMovedBackwardsException if the time source is behind the high-water mark by more
-     *     than the wait bound
-     * @throws io.snowid.node.NodeIdUnavailableException if the node source cannot give values
-     */
-    public Snowflake build() {
-      SnowflakeSettings settings = settings();
-      checkStart(settings);
-      NodeSources.Resolved resolved = NodeSources.resolve(settings); // may open a lease
-      try {
-        return new Snowflake(settings, resolved);
-      } catch (RuntimeException e) {
-        if (resolved.ownsLease()) {
-          resolved.lease().close();
-        }
-        throw e;
-      }
-    }
-
-    /** The settings with their defaults, checked in combination. */
-    private SnowflakeSettings settings() {
-      if (layout.wraps()) {
-        throw new InvalidSettingException(
-            "layout", layout.spec(), "a layout without wrap=true (for int32 use Int32Generator)");
-      }
-      if (policy == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
-        throw new InvalidSettingException(
-            "clockPolicy",
-            "clockback",
-            "wait or fail: layout " + layout + " has no clockback field");
-      }
-      return new SnowflakeSettings(
-          layout,
-          time == null ? TimeSource.monotonic() : time,
-          policy,
-          maxWait,
-          maxLead,
-          startAfterMillis,
-          node,
-          nodeSpec,
-          lease,
-          random);
-    }
-
-    /** Checks the settings against one reading of the time source. */
-    private static void checkStart(SnowflakeSettings s) {
-      Layout layout = s.layout();
-      long unit = layout.unitMillis();
-      long nowMillis = s.time().millis();
-      long nowTicks = Math.floorDiv(nowMillis - layout.epochMillis(), unit);
-      if (nowTicks > layout.maxTime()) {
-        throw new LayoutExpiredException(
-            layout.spec(), layout.lastInstant(), Instant.ofEpochMilli(nowMillis));
-      }
-      if (nowTicks < 0) {
-        throw new InvalidSettingException(
-            "layout.epoch", layout.epoch(), "not after the time source's now " + nowMillis);
-      }
-      long startAfter = s.startAfterMillis();
-      if (startAfter != Long.MIN_VALUE) {
-        if (Math.floorDiv(startAfter - layout.epochMillis(), unit) >= layout.maxTime()) {
-          throw new LayoutExpiredException(
-              layout.spec(), layout.lastInstant(), Instant.ofEpochMilli(startAfter));
-        }
-        if (startAfter - nowMillis > s.maxWait().toMillis()) {
-          throw new ClockMovedBackwardsException(
-              startAfter,
-              nowMillis,
-              "the node's high-water mark is ahead of the time source by more than maxWait "
-                  + s.maxWait());
-        }
-      }
-    }
-
-    private String nodeFieldNames() {
-      StringBuilder sb = new StringBuilder();
-      for (Layout.Field f : layout.nodeFields()) {
-        sb.append(sb.length() == 0 ? "" : ", ").append(f.name());
-      }
-      return sb.length() == 0 ? layout + " (none)" : sb.toString();
-    }
+    return "Snowflake[%s, node=%s, time=%s, %s]".formatted(layout.spec(), node(), time, policy);
   }
 }

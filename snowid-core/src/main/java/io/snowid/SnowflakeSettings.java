@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
- * What a {@link Snowflake.Builder} was told, validated and with its defaults filled in: immutable,
- * one per {@link Snowflake.Builder#build()}. The node source is not resolved yet (that may open a
+ * What a {@link SnowflakeBuilder} was told, validated and with its defaults filled in: immutable,
+ * one per {@link SnowflakeBuilder#build()}. The node source is not resolved yet (that may open a
  * lease): {@link #nodeSpec} and {@link #lease} say where the values will come from.
  *
  * @param layout the ID layout

@@ -23,7 +23,7 @@ class SnowflakeClockStepRegressionTest {
 
   private final ManualClock clock = ManualClock.create();
 
-  private Snowflake.Builder onWallClock(ClockPolicy policy) {
+  private SnowflakeBuilder onWallClock(ClockPolicy policy) {
     return Snowflake.builder()
         .node("datacenter", 1)
         .node("worker", 1)

@@ -154,7 +154,7 @@ class SnowflakeLeaseTest {
 
   @Test
   void build_sameBuilderTwiceWithALeaseSource_eachGeneratorLeasesItsOwnNode(@TempDir Path dir) {
-    Snowflake.Builder builder =
+    SnowflakeBuilder builder =
         Snowflake.builder().nodeSource("file:" + dir + "?ttl=2s&namespace=own").timeSource(time);
     Snowflake first = builder.build();
     Snowflake second = builder.build();

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Low-traffic IDs must not all end in sequence 0: sharding by id % n stays even. The generator's
- * random source is seeded ({@code Builder.random}), so these statistical tests are deterministic:
- * they cannot fail by chance, and a failure reproduces.
+ * random source is seeded ({@code SnowflakeBuilder.random}), so these statistical tests are
+ * deterministic: they cannot fail by chance, and a failure reproduces.
  */
 class SnowflakeSpreadTest {
   private static final int IDS = 40_000;
@@ -80,7 +80,7 @@ class SnowflakeSpreadTest {
     for (int i = 0; i < generators; i++) {
       ManualClock clock = ManualClock.create();
       TimeSource time = TimeSource.monotonic(clock);
-      Snowflake.Builder builder =
+      SnowflakeBuilder builder =
           Snowflake.builder()
               .node("datacenter", 2)
               .node("worker", 4)

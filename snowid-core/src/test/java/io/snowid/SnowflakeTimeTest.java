@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SnowflakeTimeTest {
   private final ManualClock clock = ManualClock.at(Instant.parse("2025-06-01T12:00:00Z"));
 
-  private Snowflake.Builder builder(TimeSource source) {
+  private SnowflakeBuilder builder(TimeSource source) {
     return Snowflake.builder().node("datacenter", 1).node("worker", 1).timeSource(source);
   }
 

@@ -29,7 +29,7 @@ class OneHolderPerJvmTest {
     return built.keep(s);
   }
 
-  private Snowflake.Builder builder() {
+  private SnowflakeBuilder builder() {
     return Snowflake.builder();
   }
 

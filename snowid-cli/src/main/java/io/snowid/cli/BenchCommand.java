@@ -2,6 +2,7 @@ package io.snowid.cli;
 
 import io.snowid.Layout;
 import io.snowid.Snowflake;
+import io.snowid.SnowflakeBuilder;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -59,7 +60,7 @@ final class BenchCommand extends SnowIdSubcommand {
   public Integer call() throws InterruptedException {
     Layout l = layout.forGenerating();
     Logs.configure(verbose);
-    Snowflake.Builder builder = Snowflake.builder().layout(l);
+    SnowflakeBuilder builder = Snowflake.builder().layout(l);
     for (Layout.Field f : l.nodeFields()) {
       builder.node(f.name(), 0);
     }

@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param bind the address to listen on; {@code 127.0.0.1} unless told otherwise
  * @param port the TCP port; 0 picks a free one (see {@link SnowIdServer#port()})
  * @param layout the layout of the IDs issued, and of those {@code GET /decode} reads by default
- * @param node where the node values come from, as {@link io.snowid.Snowflake.Builder#nodeSource}
+ * @param node where the node values come from, as {@link io.snowid.SnowflakeBuilder#nodeSource}
  *     takes it: {@code auto}, {@code static:…} or a lease URI
  * @param token the bearer token every request must carry, or null for none
  * @param stopTimeout how long a graceful stop waits for requests in flight

@@ -1,7 +1,7 @@
 package io.snowid.torture;
 
 import io.snowid.ClockPolicy;
-import io.snowid.Snowflake;
+import io.snowid.SnowflakeBuilder;
 import io.snowid.TimeSource;
 import java.util.Locale;
 
@@ -25,7 +25,7 @@ enum TimeMode {
     return valueOf(name.toUpperCase(Locale.ROOT));
   }
 
-  Snowflake.Builder configure(Snowflake.Builder b) {
+  SnowflakeBuilder configure(SnowflakeBuilder b) {
     return switch (this) {
       case MONOTONIC -> b.timeSource(TimeSource.monotonic());
       case WAIT -> b.timeSource(TimeSource.wallClock()).clockPolicy(ClockPolicy.WAIT);

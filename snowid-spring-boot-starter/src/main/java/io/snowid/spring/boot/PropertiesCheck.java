@@ -4,6 +4,7 @@ import io.snowid.ClockPolicy;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
+import io.snowid.SnowflakeBuilder;
 import io.snowid.codec.IdCodec;
 import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseOptions;
@@ -23,7 +24,7 @@ final class PropertiesCheck {
     if (!p.isEnabled()) {
       return;
     }
-    Snowflake.Builder b = Snowflake.builder();
+    SnowflakeBuilder b = Snowflake.builder();
     Layout layout = null;
     try {
       layout = Layout.preset(p.getLayout());

@@ -2,6 +2,7 @@ package io.snowid.spring.boot;
 
 import io.snowid.Layout;
 import io.snowid.Snowflake;
+import io.snowid.SnowflakeBuilder;
 import io.snowid.TimeSource;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinators;
@@ -53,7 +54,7 @@ final class SnowIdNode implements AutoCloseable, SmartLifecycle {
         p.getClock().getSource() == SnowIdProperties.ClockSource.WALL_CLOCK
             ? TimeSource.wallClock()
             : TimeSource.monotonic();
-    Snowflake.Builder builder =
+    SnowflakeBuilder builder =
         Snowflake.builder()
             .layout(layout)
             .node(p.getFields())
