@@ -32,84 +32,10 @@ import javax.sql.DataSource;
  */
 final class JdbcLeaseCoordinator implements LeaseCoordinator {
   /*
-   * Rationale.
-   *
-   * The table. One row per (namespace, node id): the holder's instance and host, its lease token
-   * (NULL once released), the expiry (database clock), the high-water mark and the prior one (the
-   * mark the holder started after), and when it was acquired and last renewed (database clock).
-   * Besides, one row per namespace with node id -1, which acquisitions lock and which keeps the
-   * namespace's state (limits, id_rows, lost_until: see below). Rows are never deleted: an id's
-   * row is its high-water mark, which must outlive its holders.
-   *
-   * The database's clock only. Every expiry is written as NOW + ttl and judged as expires_at <=
-   * NOW, NOW being the database's clock in SQL (Dialect.now); the holder gets NOW back and
-   * LeaseHolder checks it against its own clock (skew) and counts its deadline from before it sent
-   * the request, so it stops before the database can hand the id to anyone else whatever the
-   * network delay. On PostgreSQL and H2, NOW is the start of the transaction, which began after the
-   * request was sent: an expiry can only be late, never early.
-   *
-   * Acquisition is race-free because the database decides every race:
-   *   1. SELECT … FOR UPDATE on the namespace's row: acquisitions of one namespace run one at a
-   *      time (a missing row is inserted first, outside the transaction, by a statement that
-   *      cannot fail on a duplicate: INSERT … ON CONFLICT DO NOTHING, INSERT IGNORE, MERGE).
-   *   2. One query for the candidates, answered inside the database however many ids there are:
-   *      the free id this instance acquired last, the lowest free id with a row, the lowest id
-   *      without a row (the first gap, one ordered pass over the namespace's rows), with NOW, the
-   *      count of live leases and what the loss rule needs; each among the ids the request allows (its fixed
-   *      bits, mask and match, by the dialect's bit operators), so holders that fix different
-   *      node fields contend for the same rows.
-   *   3. A conditional UPDATE of the chosen row (still free by NOW?) or an INSERT of a new one (the
-   *      primary key refuses a second). A renewal is not serialized with acquisitions: an expired
-   *      lease whose holder renews it between 2 and 3 makes the UPDATE change no row; then 2 and 3
-   *      run once more (the renewed id is no longer a candidate).
-   *   4. What the row holds now (RETURNING; FINAL TABLE on H2; a SELECT in the same transaction on
-   *      MariaDB/MySQL), then COMMIT.
-   *   (One more UPDATE of the namespace's row when an id row is created, a loss is found or the
-   *   limits are recorded.)
-   * So an acquisition is a bounded number of statements (4 to 8, 10 in a rare race), never a walk
-   * over the ids from the client, and no two transactions can take one id: the loser of a race on
-   * the namespace's row waits for the winner's commit and then sees its row as taken. Deadlocks
-   * cannot arise: each transaction locks the namespace's row first and then one id's row, and
-   * renewals and releases lock one id's row only. The transaction runs at READ COMMITTED on
-   * PostgreSQL and H2 whatever the connection's default (Database.readCommitted: under REPEATABLE
-   * READ PostgreSQL takes the snapshot before the lock is granted, and the waiters would all fail
-   * on the winner's row); a serialization failure, deadlock or unique violation that a race or
-   * another program's statements bring is retried after a random pause (Database.call).
-   *
-   * Renewal and release are one statement each, conditional on (namespace, node id, instance,
-   * token). A renewal answers NOW and the expiry: UPDATE … RETURNING on PostgreSQL, SELECT … FROM
-   * FINAL TABLE (UPDATE …) on H2, and on MariaDB/MySQL (no RETURNING for UPDATE) the statement sets
-   * LAST_INSERT_ID(NOW), which the server sends back with the row count: still one round trip.
-   * With a trigger on the table the server sends 0 there instead (any statement of a trigger
-   * clears its note that LAST_INSERT_ID(X) was called), and the renewal reads the value with
-   * SELECT LAST_INSERT_ID() on the same connection, which a trigger cannot change
-   * (Database.Session.updateReturningLastInsertId); a 0 there too fails the renewal as unavailable,
-   * never taken as the database's time. A renewal of an expired lease that nobody took since succeeds: the token still names this holder,
-   * so no one else can have issued under the id. One that matches no row is a LeaseTakenException;
-   * a second query then says why (released, taken by whom, row gone).
-   *
-   * High-water marks. Before answering, acquire and renew raise the id's mark to the holder's
-   * mayIssueUntil; acquire returns the mark before it (prior_high_water), and the new holder starts
-   * after it. A release replaces the holder's promise by what it really issued, never below the
-   * prior mark.
-   *
-   * A table that lost its rows or went back (docs/design.md, "The jdbc: backend"). The acquisition
-   * distrusts the namespace's state when its newest write is older than its maxTtl, when id rows
-   * are missing (fewer than id_rows), or, for a new namespace, when the table has no recent write
-   * or only recent rows (new, truncated, recreated); it then sets lost_until = NOW + maxTtl +
-   * maxSkew + 1 s, after which every id taken starts. A renewal whose row's expiry is older than
-   * the one it last had confirmed finds the table restored: it raises lost_until and fences.
-   * Holders with other limits than the live ones are refused (LeaseTermsException).
-   *
-   * Time bounds. Each statement has a query timeout (the database cancels it, and the connection
-   * stays usable) below a bound: an acquisition's ttl/2, a renewal's ttl/5 (LeaseHolder's margin),
-   * a release's third of the granted time, in whole seconds (JDBC's unit), at least 1 s: a renewal
-   * of a 10 s lease is cancelled after 1 s, one of a 30 s lease after 5 s. A network timeout one
-   * second longer catches a database that does not answer at all (the connection is then dropped
-   * and the pool replaces it), and snowid's pool waits at most 2 s for a connection. None of this
-   * is what fences the holder: its deadline does, whatever a call does. The bounds keep one call
-   * from hanging past the next attempt, and keep a fleet that is locked out (a long table lock)
-   * from piling up waiting statements in the database.
+   * The rationale is docs/design.md, section 4, "The jdbc: backend": the rows (never deleted: an
+   * id's row keeps its high-water mark), every expiry by the database's clock, why an acquisition
+   * is race-free, renewal and release in one conditional statement each, the loss rule, and each
+   * statement's time bound.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
 
@@ -264,7 +190,10 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
         namespace, g.nodeId(), request.instance(), token, g.now(), g.expiresAt(), g.prior());
   }
 
-  /** The acquisition transaction (see Rationale); null if the namespace has no row yet. */
+  /**
+   * The acquisition transaction (docs/design.md, "Why acquisition is race-free"); null if the
+   * namespace has no row yet.
+   */
   private Granted acquireIn(
       Database.Session s, AcquireRequest request, String namespace, String token, long ttl)
       throws SQLException {

@@ -43,81 +43,9 @@ import java.util.regex.Pattern;
  */
 final class RedisLeaseCoordinator implements LeaseCoordinator {
   /*
-   * Rationale.
-   *
-   * Keys. Every key of a prefix (default "snowid") shares the hash tag {PREFIX}, so the keys
-   * live in one slot and every script also runs on Redis Cluster (a script may touch the keys of
-   * one slot only). The lease traffic is small (one script per holder every ttl/3), so one shard
-   * carries it easily; in exchange, one key can tell the newest write to any namespace:
-   *
-   *   {P}:NS:ids    hash    id -> "instance token expiresAt highWater base" ("-" for none)
-   *   {P}:NS:held   zset    id -> expiresAt, the ids whose record has a token
-   *   {P}:NS:last   hash    instance -> the id it took last (at most one entry per record)
-   *   {P}:NS:state  hash    the namespace's limits, newest write, record count, lostUntil
-   *   {P}:registry  hash    the newest write to any namespace of the prefix; lostAt
-   *
-   * One round trip per call. Each call is one EVALSHA of a script that reads Redis's TIME, judges
-   * and writes atomically. The SHA-1 is computed here, so the first call is an EVALSHA as well;
-   * a NOSCRIPT answer (a restarted or flushed server, a failover to a replica without the
-   * script) is followed by one EVAL of the text, which runs it and caches it again. With wait=N
-   * the WAIT is pipelined behind the script: still one round trip. Acquisition reads the held
-   * zset once (its expired members are dropped first), so a namespace with 1,023 of 1,024 ids
-   * held answers in one call that walks at most 1,024 entries inside Redis; the instance's last
-   * id (from `last`) is taken when it is free and the request allows it, else the lowest free id
-   * it allows. A request that fixes some node bits (mask, match) walks only the ids it allows, in
-   * order: the free bits count up, the fixed ones stay, in exact double arithmetic (Lua's bit
-   * library has 32 bits), so a namespace may have up to 2^53 ids and the walk is at most one step
-   * per taken id, plus one.
-   *
-   * Expiry by Redis's clock only. A lease ends at Redis time now + ttl; the holder gets that time
-   * and Redis's `now` back, and LeaseHolder counts its deadline from before it sent the request
-   * (sent + ttl - margin, on its own clock), so it stops before Redis can give the id away
-   * whatever the network delay; its skew check compares Redis's `now` with its own clock at
-   * every call. A renewal of an expired lease that nobody took since succeeds: the token still
-   * names this holder, so no one else can have issued under the id.
-   *
-   * High-water marks. Before answering, acquire and renew raise the id's mark to the holder's
-   * mayIssueUntil; acquire returns the mark before it (base), and the new holder starts after
-   * it. A release replaces the holder's promise by what it really issued, never below base. A
-   * mark is needed only while a holder's clock could still be at or below it: a new holder's
-   * clock is within its allowed skew (at most 1 min) of Redis's, and the mark was written by a
-   * holder within its skew too, so by `ttl + 2 min` after the last write to a namespace every
-   * mark in it is in everyone's past. That is when ids, held and last expire (every write pushes
-   * the expiry forward, never back): nothing of a released or abandoned namespace stays behind.
-   *
-   * A Redis that lost or rolled back its data (docs/design.md, "A registry that lost its
-   * state"). The acquire script distrusts a prefix without a write for the asked maxTtl (it sets
-   * lostAt: every namespace's newcomers wait from then, also one that looks new), and a namespace
-   * without a write for its maxTtl or with fewer records than it created; every id taken starts
-   * after lostUntil = the loss + maxTtl + maxSkew + slack (the larger of the recorded and the asked
-   * limits). A renewal whose record's expiry is older than the one it last confirmed finds Redis
-   * rolled back: it sets lostAt and lostUntil, and fences. A holder with other limits than the
-   * live ones is refused (LeaseTermsException).
-   *
-   * What Redis cannot promise. Replication is asynchronous: a replica promoted after a failover
-   * may miss the newest grants while it has recent writes, and hand a held id out again. wait=N
-   * makes a grant or renewal count only once N replicas acknowledged it (WAIT, pipelined);
-   * what remains is a failover to a replica that had not acknowledged yet (Redis does not
-   * promise it picks the most up-to-date one; Sentinel and Cluster mostly do) and a restart of
-   * a server that lost acknowledged writes. An eviction policy other than noeviction may evict
-   * these keys under memory pressure; that is logged as a warning at open.
-   *
-   * Time bounds. Every call is bounded by the lease: a renewal by ttl/3 (so after a hung one
-   * there is still time for a retry before the deadline of ttl - margin), an acquisition by
-   * ttl/2 (its grant counts from before the request, so a later answer would be worth little),
-   * a release by a third of the granted time. A call past its bound is cancelled and reported as
-   * unavailable (an acquisition that Redis did perform but answered too late keeps its id taken
-   * until it expires, one lease time). Connecting, without a Lettuce timeout= option, is bounded
-   * by 5 s. While the connection is down, Lettuce rejects commands at once instead of
-   * queueing them (a queued acquisition sent minutes later would take an id nobody uses) and
-   * reconnects by itself, every 20 ms to 1 s.
-   *
-   * On an application's own client (open(RedisClient, …): Spring Data Redis's, for one) the
-   * coordinator opens one connection of its own and closes only that: the client, its resources
-   * and its options stay the application's. Those options may queue commands while disconnected
-   * (Lettuce's default); that is still safe, because every call here is bounded and cancelled
-   * when its bound passes, and Lettuce never writes a command that is done (cancelled) — so a
-   * queued acquisition cannot reach Redis minutes later.
+   * The rationale is docs/design.md, section 4, "The redis:// backend": the keys (one hash tag per
+   * prefix, so one slot), one EVALSHA per call judged by Redis's TIME, high-water marks and when
+   * the keys expire, the loss rule, what Redis cannot promise, and each call's time bound.
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.redis");
 

@@ -1,5 +1,5 @@
 -- snowid lease scripts: what every script starts with. The design is explained in
--- RedisLeaseCoordinator.java. Keys (one hash tag {PREFIX}, so one cluster slot):
+-- docs/design.md, "The redis:// backend". Keys (one hash tag {PREFIX}, so one cluster slot):
 --   KEYS[1] {P}:NS:ids   hash    id -> "instance token expiresAt highWater base" ("-" for none)
 --   KEYS[2] {P}:NS:held  zset    id -> expiresAt, for the ids that have a token
 --   KEYS[3] {P}:NS:last  hash    instance -> the id it took last
