@@ -1,7 +1,6 @@
 /*
  * What waiting for the next millisecond costs in CPU on this machine, outside any generator: the
- * part of "CPU per ID at the cap" that parking adds (BENCHMARKS.md, "Round two"). Run by
- * bench/run.sh; also on its own:
+ * part of a capped generator's CPU per ID that parking adds. Run by bench/run.sh; also on its own:
  *
  *   java bench/ParkCost.java [seconds]
  *

@@ -1,6 +1,6 @@
 /*
- * How late a thread that parks until the next millisecond runs again, on this machine, now: the
- * loss of a parking generator at 1 thread (BENCHMARKS.md, "Round two"). Each of 3000 rounds works
+ * How late a thread that parks until the next millisecond runs again, on this machine, now: what
+ * a parking generator at 1 thread loses of each millisecond. Each of 3000 rounds works
  * 150 us on the CPU (a saturated caller taking its 4096 IDs), parks until `early` microseconds
  * before the next millisecond and spins the rest, then records how late it got there. Run by
  * bench/run.sh, quiet and under each load; also on its own:

@@ -14,9 +14,8 @@ public final class DecodedId {
   private final Layout layout;
   private final long time;
   private final long sequence;
-  // Built on first use, not by decode, which then allocates less and runs faster (measured in
-  // BENCHMARKS.md, "Decode allocation" and "Re-run after the sequence and decode changes"). A race
-  // builds it twice, equal.
+  // Built on first use, not by decode: a decode that never asks for the fields allocates no map
+  // for them. A race builds it twice, equal.
   private volatile Map<String, Long> fields;
 
   private final long timestampMillis;

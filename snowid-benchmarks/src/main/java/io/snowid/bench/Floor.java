@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * one shared word with one atomic instruction: {@code System.nanoTime()} plus one {@code
  * getAndIncrement()} of a shared {@link AtomicLong}, nothing else. Run with {@code -t 1} and {@code
  * -t 4} and {@code -prof io.snowid.bench.CpuProfiler}: at 4 threads on 2 cores the word moves
- * between the cores, and the CPU per operation is what that costs (BENCHMARKS.md, "Round two").
+ * between the cores, and the CPU per operation is what that costs.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
