@@ -18,25 +18,25 @@ final class MonotonicTimeSource implements TimeSource {
    * clock is not followed, which is what makes this source clock-safe.
    *
    * Slewing. Not following a step back alone would leave this source ahead of the wall clock for
-   * good after a forward step that NTP corrects (RELIABILITY.md, finding 4): it jumps forward to
-   * the wrong time and keeps it, and ahead by more than a lease coordinator's allowed skew it fails
-   * every renewal's skew check, an outage until restart. So, while it reads ahead of the wall
-   * clock by more than SLEW_ABOVE_MILLIS (the wall clock's granularity on some systems, and NTP's
-   * own slewing: a drift of a few milliseconds starts nothing), it runs at SLEW_RATE of real time,
-   * 0.9, losing 100 ms a second, until it has lost exactly the lead it measured; then it runs at
-   * rate 1 again. It never goes back and never runs slower than that rate, so IDs stay monotonic,
-   * and a lease deadline counted in this source's time still falls before the registry's expiry
-   * in real time (see SLEW_RATE). A holder stays fenced for skew while the source is ahead by more
-   * than the allowed skew (right: a newcomer on a registry that lost its data waits only ttl +
-   * skew), and recovers by itself after (step - skew) / 0.1 seconds: 30 s for a 4 s step and the
-   * default skew of 1 s. The lead is measured from a reading taken before the wall clock's, so it
-   * is never overstated (a thread descheduled between the two reads makes it look smaller), and
-   * a slew never takes the source below the wall clock by more than a read's rounding; a jump
-   * forward compares the wall clock with a reading taken after it, so it never overshoots either.
-   * Every resync while slewing measures the lead again and starts the slew over from there: a
-   * wall clock that steps again meanwhile is followed (forward) or slewed to (back). The tolerance
-   * decides only whether a slew starts: one under way goes on until the source met the wall clock
-   * (to within a read's rounding), so that it does not stay up to the tolerance ahead.
+   * good after a forward step that NTP corrects: it jumps forward to the wrong time and keeps it,
+   * and ahead by more than a lease coordinator's allowed skew it fails every renewal's skew check,
+   * an outage until restart. So, while it reads ahead of the wall clock by more than
+   * SLEW_ABOVE_MILLIS (the wall clock's granularity on some systems, and NTP's own slewing: a drift
+   * of a few milliseconds starts nothing), it runs at SLEW_RATE of real time, 0.9, losing 100 ms a
+   * second, until it has lost exactly the lead it measured; then it runs at rate 1 again. It never
+   * goes back and never runs slower than that rate, so IDs stay monotonic, and a lease deadline
+   * counted in this source's time still falls before the registry's expiry in real time (see
+   * SLEW_RATE). A holder stays fenced for skew while the source is ahead by more than the allowed
+   * skew (right: a newcomer on a registry that lost its data waits only ttl + skew), and recovers
+   * by itself after (step - skew) / 0.1 seconds: 30 s for a 4 s step and the default skew of 1 s.
+   * The lead is measured from a reading taken before the wall clock's, so it is never overstated (a
+   * thread descheduled between the two reads makes it look smaller), and a slew never takes the
+   * source below the wall clock by more than a read's rounding; a jump forward compares the wall
+   * clock with a reading taken after it, so it never overshoots either. Every resync while slewing
+   * measures the lead again and starts the slew over from there: a wall clock that steps again
+   * meanwhile is followed (forward) or slewed to (back). The tolerance decides only whether a slew
+   * starts: one under way goes on until the source met the wall clock (to within a read's
+   * rounding), so that it does not stay up to the tolerance ahead.
    *
    * Reads. The hot path is one volatile read of nextResync, one of origin and one nanoTime, in
    * nanoseconds (unixNanos(); millis() divides it), so that the generator checks its time unit with

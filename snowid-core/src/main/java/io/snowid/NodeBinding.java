@@ -41,19 +41,18 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
    * carry, so that the next holder, which starts after the confirmed high-water mark, never meets
    * them. For a source that never steps back and runs no faster than real time against the lease
    * (MonotonicTimeSource), that deadline also comes before the registry's expiry in real time. A
-   * source that may step back (the wall clock, or any source of the application's) reaches it up
-   * to the step later: the generator would go on issuing, under a lease the registry has expired
-   * (RELIABILITY.md, finding 2). So for such a source a binding also carries the grant's deadline
-   * in real time (the lease's monotonic clock: when the confirmed request was sent, plus the lease
-   * time less the margin), and nothing is reserved after it: checked on every call of the fast
-   * path (a check only where a unit is entered would let a step back within a lead run on into
-   * later units, and the rest of the unit last entered be issued after a step back with no call in
-   * between: docs/design.md, "Real time"; LeaseRealTimeFenceRegressionTest), before every
-   * reservation of the slow path, and again before a run that waited for its time is returned. The
-   * first call that finds it passed (and gets no renewal at once) replaces the binding with one
-   * fenced for that reason. What remains is a caller between its check and its CAS. Such a
-   * generator pays one nanoTime read per ID; the monotonic source, and a source without a lease,
-   * pay one read of realTimeBound, which is false.
+   * source that may step back (the wall clock, or any source of the application's) reaches it up to
+   * the step later: the generator would go on issuing, under a lease the registry has expired. So
+   * for such a source a binding also carries the grant's deadline in real time (the lease's
+   * monotonic clock: when the confirmed request was sent, plus the lease time less the margin), and
+   * nothing is reserved after it: checked on every call of the fast path (a check only where a unit
+   * is entered would let a step back within a lead run on into later units, and the rest of the
+   * unit last entered be issued after a step back with no call in between: docs/design.md, "Real
+   * time"; LeaseRealTimeFenceRegressionTest), before every reservation of the slow path, and again
+   * before a run that waited for its time is returned. The first call that finds it passed (and
+   * gets no renewal at once) replaces the binding with one fenced for that reason. What remains is
+   * a caller between its check and its CAS. Such a generator pays one nanoTime read per ID; the
+   * monotonic source, and a source without a lease, pay one read of realTimeBound, which is false.
    */
 
   /**
@@ -157,11 +156,11 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
 
   /**
    * @param node the resolved node source: static values, or a lease
+   * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
    * @param passTick moves the generator's position past every tick issued so far and past the one
    *     given (-1: none)
    * @param lastReservedTick the generator's latest tick issued or reserved, the peak before a
    *     clockback step included
-   * @param startAfterMillis the builder's high-water mark ({@link Long#MIN_VALUE}: none)
    */
   NodeBinding(
       Layout layout,

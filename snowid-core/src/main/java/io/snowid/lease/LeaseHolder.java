@@ -29,26 +29,26 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LeaseHolder implements NodeLease {
   /*
    * Fencing. Before each acquisition or renewal the holder reads its clock (sent) and asks the
-   * coordinator to record `sent + ttl - margin` as the id's high-water mark: the latest ID time
-   * it may issue until the next renewal. Only once the coordinator confirmed does the generator
-   * get that deadline (capped by the lease time the coordinator granted, counted from `sent`,
-   * not from the answer). So (1) the generator stops before the coordinator can expire the lease,
-   * because the deadline is measured from before the request reached it, and (2) the next holder
-   * starts after every ID this one could have issued, because it starts after the high-water mark,
+   * coordinator to record `sent + ttl - margin` as the id's high-water mark: the latest ID time it
+   * may issue until the next renewal. Only once the coordinator confirmed does the generator get
+   * that deadline (capped by the lease time the coordinator granted, counted from `sent`, not from
+   * the answer). So (1) the generator stops before the coordinator can expire the lease, because
+   * the deadline is measured from before the request reached it, and (2) the next holder starts
+   * after every ID this one could have issued, because it starts after the high-water mark,
    * whatever the clocks of the two hosts say. (1) holds for a time source that runs slower than
    * real time, at rate r, as long as r > (ttl - margin) / ttl, at most 0.8 with the margin below:
    * the default source runs at 0.9 at its slowest (MonotonicTimeSource.SLEW_RATE). A renewal that
    * fails leaves the old deadline in force; the generator stops at it by itself and resumes when a
-   * renewal or an acquisition succeeds. A renewal never moves the deadline back, though after a step back of this clock it
-   * computes an earlier one: the deadline in force was recorded in the high-water mark when it was
-   * confirmed, so (2) holds for it whatever this clock does since.
+   * renewal or an acquisition succeeds. A renewal never moves the deadline back, though after a
+   * step back of this clock it computes an earlier one: the deadline in force was recorded in the
+   * high-water mark when it was confirmed, so (2) holds for it whatever this clock does since.
    *
    * Real time. (1) holds in real time only for a clock that does not step back: after a step back
-   * the deadline above comes later by the step (RELIABILITY.md, finding 2). So each grant also
-   * carries its deadline on the time source's monotonic clock: nanoTime read before the request,
-   * plus the same lease time less the margin. It moves with each confirmed renewal (a later send:
-   * it never moves back but by a shorter grant, which is safe) and is cut to now by a fence. A
-   * generator on a source that may step back stops at whichever deadline comes first.
+   * the deadline above comes later by the step. So each grant also carries its deadline on the time
+   * source's monotonic clock: nanoTime read before the request, plus the same lease time less the
+   * margin. It moves with each confirmed renewal (a later send: it never moves back but by a
+   * shorter grant, which is safe) and is cut to now by a fence. A generator on a source that may
+   * step back stops at whichever deadline comes first.
    *
    * Scheduling. One chain of tasks runs on the scheduler: each renewal (or acquisition retry)
    * schedules the next, replacing any still pending, so a renewal run on a generator's request

@@ -395,18 +395,17 @@ final class Database implements AutoCloseable {
      */
     long[] updateReturningLastInsertId(String sql, Object... args) throws SQLException {
       /* The server puts expr in the "insert id" of the row count's OK packet only while its note
-       * that this statement called LAST_INSERT_ID(expr) stands (mysql_update: "If
-       * LAST_INSERT_ID(X) was used, report X", else 0), and every statement of a trigger clears
-       * that note when it ends (THD::cleanup_after_query), in MariaDB and MySQL alike. So with any
-       * trigger on the table, AFTER or BEFORE, inserting into an AUTO_INCREMENT table or not, the
-       * packet says 0 and the driver returns no key, and taking that 0 as the database's clock
-       * (1970) would fence every renewal (RELIABILITY.md, finding 1). A trigger never puts its own
-       * value there: an id its INSERT generated, or a LAST_INSERT_ID(Y) it called, is undone when
-       * the trigger ends (the server restores the caller's LAST_INSERT_ID), and the field is 0 or
-       * the connection's LAST_INSERT_ID(), which the changed row's expr set. That value is per
-       * connection and still expr after the statement, so a changed row without a key is read
-       * back with SELECT LAST_INSERT_ID() on the same connection: a second round trip only where
-       * a trigger runs. */
+       * that this statement called LAST_INSERT_ID(expr) stands (mysql_update: "If LAST_INSERT_ID(X)
+       * was used, report X", else 0), and every statement of a trigger clears that note when it
+       * ends (THD::cleanup_after_query), in MariaDB and MySQL alike. So with any trigger on the
+       * table, AFTER or BEFORE, inserting into an AUTO_INCREMENT table or not, the packet says 0
+       * and the driver returns no key, and taking that 0 as the database's clock (1970) would fence
+       * every renewal for clock skew. A trigger never puts its own value there: an id its INSERT
+       * generated, or a LAST_INSERT_ID(Y) it called, is undone when the trigger ends (the server
+       * restores the caller's LAST_INSERT_ID), and the field is 0 or the connection's
+       * LAST_INSERT_ID(), which the changed row's expr set. That value is per connection and still
+       * expr after the statement, so a changed row without a key is read back with SELECT
+       * LAST_INSERT_ID() on the same connection: a second round trip only where a trigger runs. */
       try (PreparedStatement ps = prepare(sql, Statement.RETURN_GENERATED_KEYS, args)) {
         int rows = ps.executeUpdate();
         long value = 0;
