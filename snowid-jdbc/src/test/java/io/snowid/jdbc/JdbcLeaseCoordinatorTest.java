@@ -330,6 +330,24 @@ class JdbcLeaseCoordinatorTest {
         .hasMessageContaining("after this lease expired or its row was deleted");
   }
 
+  /**
+   * A live lease whose row was deleted and taken again: the renewal's failure does not say "expired
+   * and taken", since the lease had not expired.
+   */
+  @ParameterizedTest
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
+  void renew_rowDeletedAndTakenWhileLive_messageDoesNotClaimItExpired(TestDatabase database) {
+    JdbcLeaseCoordinator c = open(database, false);
+    Lease live = c.acquire(new AcquireRequest("deleted", 1, "old", terms(60_000)));
+    database.execute("DELETE FROM " + table + " WHERE namespace = 'deleted' AND node_id = 0");
+    c.acquire(new AcquireRequest("deleted", 1, "new", terms(60_000)));
+
+    assertThatThrownBy(() -> c.renew(live, terms(60_000)))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("taken by instance new on host")
+        .hasMessageNotContaining("expired and taken");
+  }
+
   @ParameterizedTest
   @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
   void release_leavesNoHolderOnlyTheInstanceAndWhatWasIssued(TestDatabase database)

@@ -318,4 +318,27 @@ class JdbcRegistryLossTest {
         .isInstanceOf(LeaseTermsException.class)
         .hasMessageContaining("1 live holder(s) with maxTtl 30s, maxSkew 5s");
   }
+
+  /**
+   * Mixed limits after a TRUNCATE: the holder that lost its row leased with ttl 30 s (maxTtl 30 s);
+   * the next holder, whose own ttl is 2 s, still starts after the truncate + maxTtl + maxSkew + 1 s
+   * (36 s), past everything the old holder may issue; its own ttl + 1 s after the table's registry
+   * row would not be.
+   */
+  @ParameterizedTest
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
+  void acquire_truncatedUnderALongerTtlHolder_waitsOutMaxTtlAndMaxSkew(TestDatabase database)
+      throws SQLException {
+    JdbcLeaseCoordinator c = open(database);
+    LeaseTerms longer = terms(30_000);
+    c.acquire(new AcquireRequest("limit", 1, "old", longer));
+    long truncated = one("SELECT " + Dialect.ofUrl(database.url()).now);
+    database.execute("TRUNCATE TABLE " + table);
+
+    Lease next = c.acquire(new AcquireRequest("limit", 1, "next", terms(2_000)));
+
+    assertThat(next.highWaterMillis())
+        .isGreaterThanOrEqualTo(truncated + 30_000 + 5_000 + 1_000)
+        .isGreaterThan(longer.mayIssueUntilMillis());
+  }
 }

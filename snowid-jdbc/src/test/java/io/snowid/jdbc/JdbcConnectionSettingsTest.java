@@ -1,13 +1,11 @@
 package io.snowid.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
-import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -32,10 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * One test per way the JDBC coordinator could hand out an id twice or refuse a healthy lease, each
- * on the real database concerned, in a table of its own that is dropped afterwards.
+ * The JDBC coordinator under connection settings it does not choose, each on the real database
+ * concerned, in a table of its own that is dropped afterwards: an application pool with autocommit
+ * off, a JVM time zone other than UTC, a PostgreSQL whose default isolation is stricter than READ
+ * COMMITTED, and a password that the driver must read as written.
  */
-class JdbcReviewRegressionTest {
+class JdbcConnectionSettingsTest {
   private final String table = TestDatabase.uniqueTable();
   private final List<AutoCloseable> opened = new ArrayList<>();
   private TestDatabase db;
@@ -194,32 +194,6 @@ class JdbcReviewRegressionTest {
   }
 
   /**
-   * Mixed limits after a TRUNCATE: the holder that lost its row leased with ttl 30 s (maxTtl 30 s);
-   * the next holder, whose own ttl is 2 s, still starts after the truncate + maxTtl + maxSkew + 1 s
-   * (36 s), past everything the old holder may issue; its own ttl + 1 s after the table's epoch row
-   * would not be.
-   */
-  @ParameterizedTest
-  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
-  void acquire_truncatedUnderALongerTtlHolder_waitsOutMaxTtlAndMaxSkew(TestDatabase database)
-      throws SQLException {
-    db = database;
-    database.createInService(table);
-    JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(database.uri(table, ""));
-    opened.add(c);
-    LeaseTerms longer = terms(30_000);
-    c.acquire(new AcquireRequest("limit", 1, "old", longer));
-    long truncated = committed("SELECT " + Dialect.ofUrl(database.url()).now);
-    database.execute("TRUNCATE TABLE " + table);
-
-    Lease next = c.acquire(request("limit", 1, "next", 2_000));
-
-    assertThat(next.highWaterMillis())
-        .isGreaterThanOrEqualTo(truncated + 30_000 + 5_000 + 1_000)
-        .isGreaterThan(longer.mayIssueUntilMillis());
-  }
-
-  /**
    * Driver parameters reach the driver as written: MariaDB's driver reads its URL literally, so a
    * password URL-decoded and handed over as a property would fail where it works with the driver
    * alone ({@code a+b%41c}).
@@ -248,26 +222,5 @@ class JdbcReviewRegressionTest {
     } finally {
       db.execute("DROP USER '" + user + "'@'%'");
     }
-  }
-
-  /**
-   * A live lease whose row was deleted and taken again: the renewal's failure does not say "expired
-   * and taken", since the lease had not expired.
-   */
-  @ParameterizedTest
-  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
-  void renew_rowDeletedAndTakenWhileLive_messageDoesNotClaimItExpired(TestDatabase database) {
-    db = database;
-    database.createInService(table);
-    JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(database.uri(table, ""));
-    opened.add(c);
-    Lease live = c.acquire(request("deleted", 1, "old", 60_000));
-    database.execute("DELETE FROM " + table + " WHERE namespace = 'deleted' AND node_id = 0");
-    c.acquire(request("deleted", 1, "new", 60_000));
-
-    assertThatThrownBy(() -> c.renew(live, terms(60_000)))
-        .isInstanceOf(LeaseTakenException.class)
-        .hasMessageContaining("taken by instance new on host")
-        .hasMessageNotContaining("expired and taken");
   }
 }
