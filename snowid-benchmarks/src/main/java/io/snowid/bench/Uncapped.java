@@ -55,10 +55,10 @@ public class Uncapped {
   @Setup
   public void setup() {
     snowid = Peers.snowidWide();
-    snowidWallClock =
+    snowidWallClock = // worker 0: a JVM refuses a second live generator with snowid's values
         Snowflake.builder()
             .layout(Layout.parse(Peers.WIDE_SPEC))
-            .node("worker", 1)
+            .node("worker", 0)
             .timeSource(TimeSource.wallClock())
             .build();
     cosid =
