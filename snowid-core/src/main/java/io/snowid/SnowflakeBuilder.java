@@ -42,6 +42,8 @@ import java.util.random.RandomGenerator;
  *       it lies in or past the layout's last time unit.
  *   <li>The time source, at {@code build()}: {@link LayoutExpiredException} past the layout's last
  *       instant; refused ({@code layout.epoch}) before the layout's epoch.
+ *   <li>The node values, at {@code build()}: {@link NodeValuesInUseException} while another live
+ *       generator of this JVM holds the same ones.
  * </ul>
  */
 public final class SnowflakeBuilder {
