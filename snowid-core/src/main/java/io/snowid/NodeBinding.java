@@ -17,6 +17,10 @@ import java.util.function.LongSupplier;
  * (it is the generator's {@link GrantListener}). Publishes the {@link Binding} in force, fences on
  * a new acquisition, asks the lease for a renewal when a deadline passed, and tells the lease how
  * far the generator has issued.
+ *
+ * <p>Longer than ~500 lines because binding, fencing and the JVM-wide claim of the values change
+ * one published {@link Binding} under one lock: split, each part would have to know the others'
+ * invariants (docs/design.md, section 4).
  */
 final class NodeBinding implements GrantListener, NodeClaims.Owner {
   /*

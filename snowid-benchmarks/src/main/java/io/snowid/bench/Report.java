@@ -20,6 +20,9 @@ import java.util.Objects;
  * the background load LOAD (bench/Load.java): they get rows and a target of their own.
  *
  * <p>{@code java -cp benchmarks.jar io.snowid.bench.Report results-*.json}
+ *
+ * <p>Longer than ~500 lines because each peer's row and each target read the same parsed results;
+ * it is a tool of the benchmark module, never published.
  */
 public final class Report {
   private static final String SNOWID = "snowid";

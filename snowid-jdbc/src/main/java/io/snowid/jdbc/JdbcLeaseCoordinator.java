@@ -29,6 +29,11 @@ import javax.sql.DataSource;
 /**
  * Leases node ids in a SQL table: one short transaction per acquisition, one statement per renewal
  * and release, every expiry judged by the database's clock.
+ *
+ * <p>Longer than ~500 lines because an acquisition is one transaction (read the namespace's terms
+ * and rows, judge them, claim or insert, record the marks) that reads best in one place; the SQL of
+ * each dialect is in {@link LeaseSql}, connections in {@link Database}, the rules in
+ * docs/design.md, section "The {@code jdbc:} backend".
  */
 final class JdbcLeaseCoordinator implements LeaseCoordinator {
   /*

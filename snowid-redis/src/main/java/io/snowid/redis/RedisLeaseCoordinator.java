@@ -40,6 +40,10 @@ import java.util.regex.Pattern;
 /**
  * Leases node ids on Redis: one Lua script per acquisition, renewal and release, judged by Redis's
  * own clock ({@code TIME} inside the script).
+ *
+ * <p>Longer than ~500 lines because each call's arguments and each of its replies, with their
+ * messages, sit beside the one Lua script they belong to ({@code io/snowid/redis/*.lua}); the rules
+ * are in the scripts and in docs/design.md, section "The {@code redis://} backend".
  */
 final class RedisLeaseCoordinator implements LeaseCoordinator {
   /*

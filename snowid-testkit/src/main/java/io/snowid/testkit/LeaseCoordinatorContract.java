@@ -49,6 +49,9 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * Every test works in a namespace of its own, so runs never see each other's leases.
+ *
+ * <p>Longer than ~500 lines because it is the one list of what a coordinator must do, one test per
+ * guarantee: split, a backend would subclass several contracts and could miss one.
  */
 public abstract class LeaseCoordinatorContract {
   private static final Duration TTL = Duration.ofSeconds(2);

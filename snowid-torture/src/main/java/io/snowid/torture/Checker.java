@@ -22,6 +22,9 @@ import java.util.TreeMap;
  * IDs issued under node values the process did not hold (by the registry's records), processes
  * whose IDs of the same node values overlap in range; and measures the longest stall per fault
  * kind.
+ *
+ * <p>Longer than ~500 lines because its counts share the indexes and intervals that its passes over
+ * the run's files build; split, the parts would pass them around or read the files again.
  */
 final class Checker {
   /*
