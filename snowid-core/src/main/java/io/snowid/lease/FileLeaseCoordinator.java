@@ -591,7 +591,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         view.notUsable.add(describeForeign(path, owner));
       }
       LeaseRecord r = read(ch);
-      if (r != null && r.version() <= LeaseRecord.VERSION) {
+      if (r != null && !r.isNewer()) {
         view.sawHighWater(r.highWater(), path, owner);
       }
     } catch (AccessDeniedException e) {
@@ -664,7 +664,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (r == null) {
       return new Candidate(id, path, key, ch, lock, null, true, false);
     }
-    if (r.version() > LeaseRecord.VERSION) {
+    if (r.isNewer()) {
       LOG.log(
           Level.WARNING,
           "node id {0} counts as taken: {1} was written by a newer snowid (record version {2},"
@@ -1348,7 +1348,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       ch.write(buf, buf.position());
     }
     if (ch.size() > LeaseRecord.SIZE) {
-      ch.truncate(LeaseRecord.SIZE); // a longer record of an older format: drop its tail, after
+      ch.truncate(LeaseRecord.SIZE); // a longer file is damaged: its tail goes, after the record
     }
     ch.force(true);
   }

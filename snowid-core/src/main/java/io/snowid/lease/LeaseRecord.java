@@ -10,8 +10,8 @@ import java.util.zip.CRC32;
  * One node id's record in a {@code file:} lease directory: who holds the id, until when, and the
  * high-water mark that the next holder must start after.
  *
- * @param version the record format: {@link #VERSION} when written here; 1 for records written
- *     before the format had a version line
+ * @param version the record format: {@link #VERSION} when written here; a higher one was written by
+ *     a newer snowid, whose record this one does not judge
  * @param instance the holder's identity, for stable reuse across restarts
  * @param token the holder's random lease token; empty once released
  * @param host the holder's host name
@@ -47,15 +47,12 @@ record LeaseRecord(
   /*
    * Format: java.util.Properties text, `crc=` (CRC-32 of everything before it) last, padded with
    * a comment to exactly SIZE bytes and written in place as one positioned write, so a process
-   * killed mid-write leaves the old record or the new one. The keys of version 1 (instance, token,
-   * base, highWater, expiresAt) keep their meaning, so a snowid of version 1 still reads the
-   * high-water mark of a version 2 record; version 2 adds the holder's process identity, its lease
-   * time and when the record was written. A reader
-   * that meets a version above its own does not guess: the id counts as taken.
+   * killed mid-write leaves the old record or the new one. A record of this version has every key;
+   * a reader that meets a version above its own does not guess: the id counts as taken.
    */
   static final int VERSION = 2;
 
-  /** The size of every record written; an older 256-byte record is read and rewritten at this. */
+  /** The size of every record of {@link #VERSION}: a record of another size is damaged. */
   static final int SIZE = 512;
 
   private static final long NONE = Long.MIN_VALUE;
@@ -109,10 +106,16 @@ record LeaseRecord(
     return token.isEmpty();
   }
 
+  /** Whether a newer snowid wrote the record: what it says is not judged here. */
+  boolean isNewer() {
+    return version > VERSION;
+  }
+
   /**
    * Parses a record. Returns null for an empty (or all-blank) file: an id with no history.
    *
-   * @throws DamagedException if the checksum does not match or a field is missing or malformed
+   * @throws DamagedException if the checksum does not match, a field is missing or malformed, or a
+   *     record of {@link #VERSION} is not {@link #SIZE} bytes long
    */
   static LeaseRecord parse(byte[] bytes, int length) throws DamagedException {
     String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
@@ -134,26 +137,48 @@ record LeaseRecord(
     if (!Long.toString(crc.getValue()).equals(p.getProperty("crc"))) {
       throw new DamagedException("checksum mismatch");
     }
-    int version = (int) number(p, "version", 1);
+    long version = number(p, "version", false, 0);
+    if (version < VERSION) {
+      throw new DamagedException("record version " + version + ", which snowid never wrote");
+    }
+    // A newer record is read as far as its keys go, only to be named: its id counts as taken.
+    boolean newer = version > VERSION;
+    if (!newer && length != SIZE) {
+      throw new DamagedException(length + " bytes, not " + SIZE);
+    }
     return new LeaseRecord(
-        version,
-        p.getProperty("instance", ""),
-        p.getProperty("token", ""),
-        p.getProperty("host", ""),
-        p.getProperty("bootId", ""),
-        number(p, "pid", -1),
-        p.getProperty("pidNamespace", ""),
-        number(p, "startTicks", -1),
-        number(p, "ttl", 0),
-        number(p, "writtenAt", -1),
-        number(p, "base", NONE),
-        number(p, "highWater", NONE),
-        number(p, "expiresAt", NONE));
+        (int) Math.min(version, Integer.MAX_VALUE),
+        text(p, "instance", newer),
+        text(p, "token", newer),
+        text(p, "host", newer),
+        text(p, "bootId", newer),
+        number(p, "pid", newer, -1),
+        text(p, "pidNamespace", newer),
+        number(p, "startTicks", newer, -1),
+        number(p, "ttl", newer, 0),
+        number(p, "writtenAt", newer, -1),
+        number(p, "base", newer, NONE),
+        number(p, "highWater", newer, NONE),
+        number(p, "expiresAt", newer, NONE));
   }
 
-  private static long number(Properties p, String key, long absent) throws DamagedException {
+  /** A text field; {@code ""} if missing and {@code lenient}. */
+  private static String text(Properties p, String key, boolean lenient) throws DamagedException {
+    String v = p.getProperty(key);
+    if (v == null && !lenient) {
+      throw new DamagedException("no " + key);
+    }
+    return v == null ? "" : v;
+  }
+
+  /** A number field; {@code absent} if missing and {@code lenient}. */
+  private static long number(Properties p, String key, boolean lenient, long absent)
+      throws DamagedException {
     String v = p.getProperty(key);
     if (v == null) {
+      if (!lenient) {
+        throw new DamagedException("no " + key);
+      }
       return absent;
     }
     try {

@@ -248,52 +248,6 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
-  // Version-1 records (written before the format had a version line) are still read: the high-water
-  // mark is kept. Such a record cannot say when it was written, so the newcomer also waits one
-  // lease time.
-  @Test
-  void acquire_recordOfVersionOne_keepsItsHighWaterMark() throws Exception {
-    LeaseCoordinator c = newCoordinator();
-    Path ns = dir.resolve(namespace);
-    Files.createDirectories(ns);
-    long now = now();
-    Files.writeString(ns.resolve("0.lease"), versionOneReleased(now + 60_000));
-
-    Lease l = c.acquire(new AcquireRequest(namespace, 1, "svc", new LeaseTerms(TTL, now, now)));
-
-    assertThat(l.nodeId()).isZero();
-    assertThat(l.highWaterMillis()).isEqualTo(now + 60_000);
-    c.close();
-  }
-
-  @Test
-  void versionOneReleased_isTheRecordSnowid01Wrote() {
-    // the bytes of a version-1 record as FileLeaseCoordinator.write wrote it before the format had
-    // a version line (instance svc, released at 1763800000000)
-    assertThat(versionOneReleased(1_763_800_000_000L))
-        .startsWith(
-            "instance=svc\ntoken=\nbase=1763800000000\nhighWater=1763800000000\n"
-                + "expiresAt=-9223372036854775808\ncrc=")
-        .hasSize(256);
-  }
-
-  /** A released version-1 record, byte for byte (no version line, 256 bytes). */
-  static String versionOneReleased(long highWater) {
-    String text =
-        "instance=svc\ntoken=\nbase="
-            + highWater
-            + "\nhighWater="
-            + highWater
-            + "\nexpiresAt=-9223372036854775808\n";
-    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-    crc.update(text.getBytes(StandardCharsets.UTF_8));
-    StringBuilder sb = new StringBuilder(text).append("crc=").append(crc.getValue()).append("\n#");
-    while (sb.length() < 255) {
-      sb.append(' ');
-    }
-    return sb.append('\n').toString();
-  }
-
   @Test
   void acquire_unexpiredRecordOfAHolderInAnotherPidNamespace_countsTheIdAsTaken() throws Exception {
     LeaseCoordinator c = newCoordinator();
