@@ -49,8 +49,7 @@ final class NamespaceMarks {
   /*
    * Why the lease directory and not the namespace folder: a namespace folder of a shared directory
    * belongs to whichever user created it first, and the owner of a sticky folder may delete every
-   * file in it. Lease files stay in the namespace folders (older snowid versions look for them
-   * there); the owner of such a folder can delete another user's lease file, whose holder notices
+   * file in it. Lease files stay in the namespace folders; the owner of such a folder can delete another user's lease file, whose holder notices
    * at its next renewal, within one lease time, and stops. What must survive that deletion is what
    * makes the newcomer wait that long: these files. The lease directory belongs to root or to this
    * user (LeaseDirectory refuses any other owner), and in a sticky directory only a file's owner,
@@ -72,9 +71,9 @@ final class NamespaceMarks {
   }
 
   /**
-   * One user's file as read: limits null in a file of an older snowid (it has none); {@code
-   * trusted} false when the file changed after its {@code written} (copied or restored: its change
-   * time is later) or {@code written} is ahead of the reader's clock.
+   * One user's file as read: {@code trusted} false when the file changed after its {@code written}
+   * (copied or restored: its change time is later) or {@code written} is ahead of the reader's
+   * clock.
    */
   record Marks(
       long ttlMillis,
@@ -85,7 +84,7 @@ final class NamespaceMarks {
       boolean trusted) {
     /** Whether a holder that wrote it may still issue at {@code nowMillis}, as far as it shows. */
     boolean live(long nowMillis) {
-      return limits != null && trusted && nowMillis < limits.lostUntilMillis(writtenMillis);
+      return trusted && nowMillis < limits.lostUntilMillis(writtenMillis);
     }
 
     String text() {
@@ -107,10 +106,10 @@ final class NamespaceMarks {
 
   /**
    * What a newcomer learned from every user's file: the longest lease time of those a holder may
-   * still issue under (and of files without limits), the latest high-water mark (its file and
-   * owner), the live file with the newest write (null if none is live), the newest write of any
-   * trusted file with limits (null if none has), the latest loss a holder recorded (the ID time
-   * before which no newcomer that must wait starts), and how many files it read.
+   * still issue under, the latest high-water mark (its file and owner), the live file with the
+   * newest write (null if none is live), the newest write of any trusted file (null if none is),
+   * the latest loss a holder recorded (the ID time before which no newcomer that must wait starts),
+   * and how many files it read.
    */
   record Seen(
       long ttlMillis,
@@ -344,7 +343,7 @@ final class NamespaceMarks {
           continue;
         }
         read++;
-        if (v.limits() == null || v.live(nowMillis)) {
+        if (v.live(nowMillis)) {
           ttl = Math.max(ttl, v.ttlMillis());
         }
         if (v.highWater() > highWater) {
@@ -352,9 +351,7 @@ final class NamespaceMarks {
           highWaterFile = f;
           highWaterOwner = uid;
         }
-        if (v.limits() != null
-            && v.trusted()
-            && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
+        if (v.trusted() && (newest == null || v.writtenMillis() > newest.writtenMillis())) {
           newest = v;
         }
         if (v.trusted()) {
@@ -374,8 +371,7 @@ final class NamespaceMarks {
 
   /**
    * A file's marks; null if damaged: lines missing or unknown, a lease time above its own {@code
-   * max-ttl} (above {@link LeaseLimits#MAX_TTL} in a file of an older snowid, which has the first
-   * two lines only), or a loss mark later than its limits allow after its write.
+   * max-ttl}, or a loss mark later than its limits allow after its write.
    */
   private static Marks parse(Path f, long nowMillis) throws IOException {
     long changed = -1;
@@ -393,7 +389,7 @@ final class NamespaceMarks {
     }
     String[] lines = new String(buf.array(), 0, buf.position(), UTF_8).split("\n");
     String[] keys = {"ttl=", "high-water=", "max-ttl=", "max-skew=", "written=", "lost-until="};
-    if (lines.length != 2 && lines.length != keys.length) {
+    if (lines.length != keys.length) {
       return null;
     }
     long[] v = new long[lines.length];
@@ -410,11 +406,6 @@ final class NamespaceMarks {
     }
     if (v[0] < 0) {
       return null;
-    }
-    if (v.length == 2) {
-      return v[0] > LeaseLimits.MAX_TTL.toMillis()
-          ? null
-          : new Marks(v[0], v[1], null, Long.MIN_VALUE, Long.MIN_VALUE, true);
     }
     LeaseLimits limits;
     try {

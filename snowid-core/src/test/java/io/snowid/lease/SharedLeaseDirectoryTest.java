@@ -65,7 +65,15 @@ class SharedLeaseDirectoryTest {
   private static Path plantNamespaceMark(Path leases, String user, int uid, long highWater)
       throws IOException {
     Path marks = leases.resolve("ns@" + uid);
-    Files.writeString(marks, "ttl=2000\nhigh-water=" + highWater + "\n");
+    Files.writeString(
+        marks,
+        "ttl=2000\nhigh-water="
+            + highWater
+            + "\nmax-ttl=30000\nmax-skew=5000\nwritten="
+            + System.currentTimeMillis()
+            + "\nlost-until="
+            + Long.MIN_VALUE
+            + "\n");
     giveTo(marks, user);
     return marks;
   }
