@@ -450,16 +450,6 @@ final class LeaseDirectory {
                 + " sharing a node id",
             "chmod +t " + p + " as " + (s.uid() == 0 ? "root" : "uid " + s.uid() + " or root"));
       }
-      if (role == Role.NAMESPACE
-          && s.uid() == me
-          && leaseDirectory != null
-          && leaseDirectory.isSharedByAll()
-          && !s.isSharedByAll()
-          && (s.mode() & OTHERS_WRITE) == 0) {
-        s =
-            share(
-                p, s); // this user's own folder, made by an older snowid: shared as it would be now
-      }
       boolean shared = role != Role.ABOVE && isShared(s, role);
       if (!trusted(s.uid()) && !shared) {
         throw refuse(
@@ -550,17 +540,6 @@ final class LeaseDirectory {
                     + p
                     + (role == Role.DIRECTORY ? " " + p + "/*/" : ""));
       }
-    }
-
-    /** Gives this user's namespace folder the mode of a shared one; its new stat. */
-    private Stat share(Path p, Stat s) {
-      try {
-        Files.setAttribute(p, "unix:mode", SHARED, LinkOption.NOFOLLOW_LINKS);
-      } catch (IOException e) {
-        return s; // refused below, with the chmod to run
-      }
-      Stat now = stat(p, Role.NAMESPACE);
-      return now == null ? s : now;
     }
 
     /**

@@ -159,23 +159,6 @@ class SharedLeaseDirectoryTest {
     assertThat(mode(leases.resolve("mine"))).isEqualTo(03775);
   }
 
-  /**
-   * This user's namespace folder made 0755 by an older snowid, in a directory now shared: shared by
-   * snowid itself, no second chmod needed.
-   */
-  @Test
-  void acquire_ownNamespaceFolderNotShared_sharedBySnowid() throws Exception {
-    Path leases = Files.createDirectory(sharedTmp().resolve("snowid-leases"));
-    chmod(leases, 01777);
-    Path ns = Files.createDirectory(leases.resolve("ns"));
-    chmod(ns, 0755);
-
-    try (LeaseCoordinator c = LeaseCoordinators.open("file:" + leases)) {
-      acquire(c, "ns", 4);
-    }
-    assertThat(mode(ns)).isEqualTo(01777);
-  }
-
   /** A lease file of another user says nothing this user trusts: that id is that user's. */
   @Test
   void acquire_leaseFileOfAnotherUser_isLeftToThatUser() throws Exception {
