@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -558,10 +557,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   /** Whether a file belongs to this user or root (always, without POSIX owners). */
   private static boolean isOwn(Path path) throws IOException {
-    if (!path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+    if (!UnixAttributes.supported(path)) {
       return true;
     }
-    int uid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    int uid = UnixAttributes.uid(path);
     return uid == 0 || uid == LeaseDirectory.CurrentUser.uid();
   }
 
@@ -626,13 +625,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     } catch (IOException | RuntimeException e) {
       mode = "unknown";
     }
-    return path + " owned by " + (owner == 0 ? "root" : "uid " + owner) + ", mode " + mode;
+    return path + " owned by " + UnixAttributes.ownerName(owner) + ", mode " + mode;
   }
 
   /** The owner's uid of a file; -1 if unknown. */
   private static int owner(Path path) {
     try {
-      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      return UnixAttributes.uid(path);
     } catch (IOException | RuntimeException e) {
       return -1;
     }
@@ -722,11 +721,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * the time written in the record. Unknown on a file system without it: then assumed not.
    */
   private static boolean writtenBySnowid(Path path, LeaseRecord r) throws IOException {
-    if (r.writtenAt() < 0 || !path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+    if (r.writtenAt() < 0 || !UnixAttributes.supported(path)) {
       return false;
     }
-    FileTime changed = (FileTime) Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
-    return changed.toMillis() <= r.writtenAt() + WRITE_SLACK_MILLIS;
+    return UnixAttributes.changedMillis(path) <= r.writtenAt() + WRITE_SLACK_MILLIS;
   }
 
   /** Takes the chosen candidate; on any failure it is abandoned (lock dropped, claim given up). */

@@ -343,7 +343,7 @@ final class HostClaims {
     String key = null;
     boolean keep = false;
     try {
-      if (temp.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+      if (UnixAttributes.supported(temp)) {
         // readable by every user, who test it with a shared lock; not narrowed by the umask
         Files.setAttribute(temp, "unix:mode", 0644, LinkOption.NOFOLLOW_LINKS);
       }
@@ -516,11 +516,10 @@ final class HostClaims {
 
   /** The owner's uid of a file, unsigned; this user's without POSIX owners. */
   private static long owner(Path path) throws IOException {
-    if (!path.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+    if (!UnixAttributes.supported(path)) {
       return Integer.toUnsignedLong(uid());
     }
-    return Integer.toUnsignedLong(
-        (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+    return Integer.toUnsignedLong(UnixAttributes.uid(path));
   }
 
   private static String keyOf(BasicFileAttributes a, Path path) {

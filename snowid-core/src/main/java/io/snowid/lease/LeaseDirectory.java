@@ -106,7 +106,7 @@ final class LeaseDirectory {
    */
   static Path open(Path dir) {
     Path requested = dir.toAbsolutePath();
-    if (!supportsUnix(requested)) {
+    if (!UnixAttributes.supported(requested)) {
       return openWithoutOwners(requested);
     }
     return new Walk(requested).run();
@@ -120,7 +120,7 @@ final class LeaseDirectory {
    */
   static Path openClaimPlace(Path place) {
     Path requested = place.toAbsolutePath();
-    if (!supportsUnix(requested)) {
+    if (!UnixAttributes.supported(requested)) {
       return openWithoutOwners(requested);
     }
     Walk walk = new Walk(requested);
@@ -145,7 +145,7 @@ final class LeaseDirectory {
           "give a namespace of A-Z a-z 0-9 . _ : - other than . and ..");
     }
     Path ns = dir.resolve(namespace);
-    if (!supportsUnix(ns)) {
+    if (!UnixAttributes.supported(ns)) {
       return namespaceWithoutOwners(dir, ns);
     }
     Walk walk = new Walk(dir);
@@ -521,7 +521,7 @@ final class LeaseDirectory {
                 + " cannot be written by this user (uid "
                 + me
                 + "; it belongs to "
-                + (s.uid() == 0 ? "root" : "uid " + s.uid())
+                + UnixAttributes.ownerName(s.uid())
                 + ", group "
                 + s.gid()
                 + ", mode "
@@ -563,7 +563,7 @@ final class LeaseDirectory {
       String owner =
           s.uid() == me
               ? "this user (uid " + me + ")"
-              : (s.uid() == 0 ? "root" : "uid " + s.uid()) + " (this user is uid " + me + ")";
+              : UnixAttributes.ownerName(s.uid()) + " (this user is uid " + me + ")";
       String problem =
           (role == Role.ABOVE ? p + " on its path" : subject(p, role))
               + " is a "
@@ -670,10 +670,6 @@ final class LeaseDirectory {
     return e.getClass().getSimpleName() + (reason == null ? "" : ": " + reason);
   }
 
-  private static boolean supportsUnix(Path p) {
-    return p.getFileSystem().supportedFileAttributeViews().contains("unix");
-  }
-
   /** The user id of this process: the owner of a file it creates. */
   static final class CurrentUser {
     private static final int UID = read();
@@ -688,11 +684,11 @@ final class LeaseDirectory {
       try {
         Path self = Paths.get("/proc/self");
         if (Files.exists(self)) {
-          return (Integer) Files.getAttribute(self, "unix:uid");
+          return UnixAttributes.uidFollowingLinks(self);
         }
         Path probe = Files.createTempFile("snowid-uid", ".probe");
         try {
-          return (Integer) Files.getAttribute(probe, "unix:uid");
+          return UnixAttributes.uidFollowingLinks(probe);
         } finally {
           Files.deleteIfExists(probe);
         }

@@ -66,10 +66,6 @@ final class NamespaceMarks {
   private static final boolean UNIX =
       java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
-  private static boolean isUnix(Path p) {
-    return p.getFileSystem().supportedFileAttributeViews().contains("unix");
-  }
-
   /**
    * One user's file as read: {@code trusted} false when the file changed after its {@code written}
    * (copied or restored: its change time is later) or {@code written} is ahead of the reader's
@@ -260,7 +256,7 @@ final class NamespaceMarks {
   }
 
   private static void requireOwn(Path file) throws IOException {
-    if (!isUnix(file)) {
+    if (!UnixAttributes.supported(file)) {
       return;
     }
     Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
@@ -273,7 +269,7 @@ final class NamespaceMarks {
           "it is a "
               + ((mode & 0170000) == 0100000 ? "file" : "non-regular file")
               + " owned by "
-              + (uid == 0 ? "root" : "uid " + uid)
+              + UnixAttributes.ownerName(uid)
               + ", not by this user (uid "
               + LeaseDirectory.CurrentUser.uid()
               + "): remove it as root if that user did not run snowid as uid "
@@ -283,8 +279,7 @@ final class NamespaceMarks {
 
   private static String owner(Path file) {
     try {
-      int uid = (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-      return uid == 0 ? "root" : "uid " + uid;
+      return UnixAttributes.ownerName(UnixAttributes.uid(file));
     } catch (IOException | RuntimeException e) {
       return "an unknown user";
     }
@@ -331,10 +326,7 @@ final class NamespaceMarks {
           if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
             continue;
           }
-          uid =
-              isUnix(f)
-                  ? (Integer) Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS)
-                  : -1;
+          uid = UnixAttributes.supported(f) ? UnixAttributes.uid(f) : -1;
           v = parse(f, nowMillis);
         } catch (NoSuchFileException | AccessDeniedException e) {
           continue;
@@ -374,13 +366,7 @@ final class NamespaceMarks {
    * max-ttl}, or a loss mark later than its limits allow after its write.
    */
   private static Marks parse(Path f, long nowMillis) throws IOException {
-    long changed = -1;
-    if (isUnix(f)) {
-      changed =
-          ((java.nio.file.attribute.FileTime)
-                  Files.getAttribute(f, "unix:ctime", LinkOption.NOFOLLOW_LINKS))
-              .toMillis();
-    }
+    long changed = UnixAttributes.supported(f) ? UnixAttributes.changedMillis(f) : -1;
     ByteBuffer buf = ByteBuffer.allocate(MAX_SIZE);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       while (buf.hasRemaining() && ch.read(buf) > 0) {
