@@ -676,12 +676,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     }
     view.saw(r, path);
     boolean mine = request.instance().equals(r.instance());
-    HolderProcess.Liveness holder =
-        HolderProcess.isThisProcess(r)
-            ? ProcessFileClaims.isLiveToken(r.token())
-                ? HolderProcess.Liveness.ALIVE
-                : HolderProcess.Liveness.DEAD // left by a coordinator closed without release
-            : HolderProcess.of(r);
+    HolderProcess.Liveness holder = HolderProcess.ofHolder(r);
     boolean expired = now > r.expiresAt();
     if (!r.isReleased() && holder == HolderProcess.Liveness.ALIVE && !expired) {
       LOG.log(
@@ -1186,13 +1181,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   /** Whether the holder a record names can no longer issue: provably gone, or its lease expired. */
   private static boolean isGone(LeaseRecord r, long now) {
-    HolderProcess.Liveness holder =
-        HolderProcess.isThisProcess(r)
-            ? ProcessFileClaims.isLiveToken(r.token())
-                ? HolderProcess.Liveness.ALIVE
-                : HolderProcess.Liveness.DEAD
-            : HolderProcess.of(r);
-    return holder == HolderProcess.Liveness.DEAD || now > r.expiresAt();
+    return HolderProcess.ofHolder(r) == HolderProcess.Liveness.DEAD || now > r.expiresAt();
   }
 
   private static LeaseInfo info(String namespace, long id, LeaseRecord r, LeaseInfo.State state) {

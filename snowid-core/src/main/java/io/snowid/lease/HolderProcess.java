@@ -69,6 +69,18 @@ final class HolderProcess {
         && r.host().equals(HOST);
   }
 
+  /**
+   * Whether the holder a record names still holds it: for a record of this very process, whether a
+   * coordinator in this JVM holds its token (else one closed without a release left it); for
+   * another process, {@link #of}.
+   */
+  static Liveness ofHolder(LeaseRecord r) {
+    if (isThisProcess(r)) {
+      return ProcessFileClaims.isLiveToken(r.token()) ? Liveness.ALIVE : Liveness.DEAD;
+    }
+    return of(r);
+  }
+
   /** Whether the process a record names still runs. */
   static Liveness of(LeaseRecord r) {
     if (r.pid() <= 0
