@@ -1,5 +1,6 @@
 package io.snowid.lease;
 
+import io.snowid.node.HostEnvironment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -138,11 +139,7 @@ final class HolderProcess {
     try {
       host = Files.readString(Paths.get("/proc/sys/kernel/hostname")).trim();
     } catch (IOException | RuntimeException e) {
-      try {
-        host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (IOException unknown) {
-        host = "";
-      }
+      host = HostEnvironment.system().hostName();
     }
     String safe = host.replaceAll("[^A-Za-z0-9._-]", "_");
     return safe.length() > 100 ? safe.substring(0, 100) : safe;

@@ -1,6 +1,7 @@
 package io.snowid.lease;
 
 import io.snowid.InvalidSettingException;
+import io.snowid.node.HostEnvironment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -160,11 +161,10 @@ public record LeaseOptions(
   static String defaultInstance() {
     String host = System.getenv("HOSTNAME");
     if (host == null || host.isBlank()) {
-      try {
-        host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.net.UnknownHostException e) {
-        host = "localhost";
-      }
+      host = HostEnvironment.system().hostName();
+    }
+    if (host.isEmpty()) {
+      host = "localhost";
     }
     String command = System.getProperty("sun.java.command", "java").trim();
     int space = command.indexOf(' ');
