@@ -1050,8 +1050,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
-        if (name.matches("[A-Za-z0-9_:-][A-Za-z0-9._:-]*")
-            && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        if (LeaseNames.isListed(name) && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
           out.add(name);
         }
       }
@@ -1093,13 +1092,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   /** The namespace folder, checked, if it exists; null if not (nothing is created). */
   private Path existingNamespace(String namespace) {
-    if (namespace.isEmpty()
-        || namespace.equals(".")
-        || namespace.equals("..")
-        || namespace.contains("/")
-        || namespace.contains(dir.getFileSystem().getSeparator())) {
+    if (!LeaseNames.isFolderName(dir, namespace)) {
       throw new InvalidSettingException(
-          "namespace", namespace, "a folder name of A-Z a-z 0-9 . _ : - other than . and ..");
+          "namespace",
+          namespace,
+          "a folder name of " + LeaseNames.CHARACTERS + " other than . and ..");
     }
     if (!Files.isDirectory(dir.resolve(namespace), LinkOption.NOFOLLOW_LINKS)) {
       return null;

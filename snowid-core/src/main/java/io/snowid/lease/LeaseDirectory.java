@@ -133,16 +133,12 @@ final class LeaseDirectory {
    * never follows a symbolic link.
    */
   static Path namespace(Path dir, String namespace) {
-    if (namespace.isEmpty()
-        || namespace.equals(".")
-        || namespace.equals("..")
-        || namespace.contains("/")
-        || namespace.contains(dir.getFileSystem().getSeparator())) {
+    if (!LeaseNames.isFolderName(dir, namespace)) {
       throw new LeaseDirectoryException(
           dir,
           dir,
           "its namespace folder name \"" + namespace + "\" is not the name of a folder inside it",
-          "give a namespace of A-Z a-z 0-9 . _ : - other than . and ..");
+          "give a namespace of " + LeaseNames.CHARACTERS + " other than . and ..");
     }
     Path ns = dir.resolve(namespace);
     if (!UnixAttributes.supported(ns)) {

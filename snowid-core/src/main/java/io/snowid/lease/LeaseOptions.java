@@ -43,7 +43,6 @@ public record LeaseOptions(
     Duration renewEvery,
     LeaseLimits limits) {
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
   private static final List<String> NAMES =
       List.of(
           "namespace",
@@ -175,8 +174,8 @@ public record LeaseOptions(
   }
 
   private static String name(String key, String value) {
-    if (!NAME.matcher(value).matches()) {
-      throw new InvalidSettingException(key, value, "1 to 100 of A-Z a-z 0-9 . _ : -");
+    if (!LeaseNames.OPTION.matcher(value).matches()) {
+      throw new InvalidSettingException(key, value, "1 to 100 of " + LeaseNames.CHARACTERS);
     }
     return value;
   }
