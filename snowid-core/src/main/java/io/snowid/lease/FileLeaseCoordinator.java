@@ -10,11 +10,9 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
@@ -26,7 +24,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,17 +82,6 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.lease");
 
-  /** Channels that must never be closed: they may refer to a file this JVM holds. */
-  private static final List<FileChannel> QUARANTINE =
-      Collections.synchronizedList(new ArrayList<>());
-
-  private static final Set<OpenOption> CREATE_NEW =
-      Set.of(
-          StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.READ,
-          StandardOpenOption.WRITE,
-          LinkOption.NOFOLLOW_LINKS);
-
   private final Path dir;
   private final HostClaims claims;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
@@ -111,26 +97,17 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
    * by itself.
    */
   private static final class Held {
-    final FileChannel channel;
-    final FileLock lock;
+    final LockedFile file;
     final Path path;
-    final String key;
+    final FileChannel channel;
     final HostClaims.Claim claim;
     final LeaseLimits limits;
     LeaseRecord record;
 
-    Held(
-        FileChannel channel,
-        FileLock lock,
-        Path path,
-        String key,
-        HostClaims.Claim claim,
-        LeaseLimits limits,
-        LeaseRecord record) {
-      this.channel = channel;
-      this.lock = lock;
-      this.path = path;
-      this.key = key;
+    Held(LockedFile file, HostClaims.Claim claim, LeaseLimits limits, LeaseRecord record) {
+      this.file = file;
+      this.path = file.path();
+      this.channel = file.channel();
       this.claim = claim;
       this.limits = limits;
       this.record = record;
@@ -140,25 +117,15 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   /** A lease file this call has locked, what its record allows, and the id's host-wide claim. */
   private record Candidate(
       long id,
-      Path path,
-      String key,
-      FileChannel channel,
-      FileLock lock,
+      LockedFile file,
       LeaseRecord previous,
       boolean mustWait,
       boolean sameInstance,
       HostClaims.Claim claim) {
     /** Without its claim yet. */
     Candidate(
-        long id,
-        Path path,
-        String key,
-        FileChannel channel,
-        FileLock lock,
-        LeaseRecord previous,
-        boolean mustWait,
-        boolean sameInstance) {
-      this(id, path, key, channel, lock, previous, mustWait, sameInstance, HostClaims.Claim.NONE);
+        long id, LockedFile file, LeaseRecord previous, boolean mustWait, boolean sameInstance) {
+      this(id, file, previous, mustWait, sameInstance, HostClaims.Claim.NONE);
     }
 
     /**
@@ -166,8 +133,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
      * lease directory is unknown, so it is waited out as one whose record is lost.
      */
     Candidate withClaim(HostClaims.Claim c) {
-      return new Candidate(
-          id, path, key, channel, lock, previous, mustWait || c.damaged(), sameInstance, c);
+      return new Candidate(id, file, previous, mustWait || c.damaged(), sameInstance, c);
     }
 
     /** Lower is better: the instance's own id, then one free without a wait, then the lowest. */
@@ -426,7 +392,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       LOG.log(Level.WARNING, "skipping node id {0}: {1} is not a regular file", str(id), path);
       return null;
     }
-    String key = keyOf(before, path);
+    String key = LockedFile.keyOf(before, path);
     if (!isOwn(path)) {
       seeForeign(path, key, view); // another user's: held by that user, whatever it says
       return null;
@@ -458,49 +424,16 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   private static Candidate create(Path nsDir, long id) throws IOException {
     Path path = nsDir.resolve(id + ".lease");
     Path temp = nsDir.resolve("." + id + "." + UUID.randomUUID() + ".new");
-    FileChannel ch =
+    LockedFile f =
         temp.getFileSystem().supportedFileAttributeViews().contains("posix")
-            ? FileChannel.open(
+            ? LockedFile.create(
+                path,
                 temp,
-                CREATE_NEW,
+                t -> {},
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")))
-            : FileChannel.open(temp, CREATE_NEW);
-    // A new file cannot be held by this JVM, so this channel is safe to close whatever happens.
-    String key = null;
-    boolean keep = false;
-    try {
-      key =
-          keyOf(
-              Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
-              temp);
-      if (!ProcessFileClaims.claim(key, path.toString())) {
-        return null;
-      }
-      FileLock lock = ch.tryLock();
-      if (lock == null) {
-        return null;
-      }
-      try {
-        Files.createLink(path, temp);
-      } catch (FileAlreadyExistsException e) {
-        return null; // created meanwhile by another process: the next call probes it
-      } catch (UnsupportedOperationException e) {
-        Files.move(temp, path); // a file system without hard links: no atomic way, the next best
-      }
-      keep = true;
-      return new Candidate(id, path, key, ch, lock, null, true, false);
-    } finally {
-      Files.deleteIfExists(temp);
-      if (!keep) {
-        try {
-          ch.close();
-        } finally {
-          if (key != null) {
-            ProcessFileClaims.release(key, path.toString());
-          }
-        }
-      }
-    }
+            : LockedFile.create(path, temp, t -> {});
+    // null: created meanwhile by another process, which the next call probes
+    return f == null ? null : new Candidate(id, f, null, true, false);
   }
 
   private Candidate lockAndJudge(
@@ -508,38 +441,19 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       throws IOException {
     boolean keep = false;
     try {
-      String after;
-      try {
-        after =
-            keyOf(
-                Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
-                path);
-      } catch (NoSuchFileException e) {
-        after = null;
-      }
-      if (!key.equals(after)) {
-        // The path changed between the check and the open: this channel may be a file that this
-        // JVM holds under another name, and closing it would drop that lock. Never close it.
-        QUARANTINE.add(ch);
-        keep = true;
+      LockedFile f = LockedFile.tryLock(ch, path, key);
+      if (f == null) {
+        keep = true; // quarantined: never closed
         return null;
       }
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        QUARANTINE.add(ch); // locked in this JVM by code that does not claim: never close it
-        keep = true;
-        return null;
-      }
-      if (lock == null) {
+      if (f.lock() == null) {
         seeHeld(
             ch, path, view); // held by another process: its record still bounds a newcomer's start
         return null;
       }
-      Candidate c = judge(ch, lock, path, key, id, request, view);
+      Candidate c = judge(f, id, request, view);
       if (c == null) {
-        lock.release();
+        f.lock().release();
         return null;
       }
       keep = true;
@@ -638,19 +552,13 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   /** Decides, for a file this call has locked, whether its record lets the id be taken. */
-  private static Candidate judge(
-      FileChannel ch,
-      FileLock lock,
-      Path path,
-      String key,
-      long id,
-      AcquireRequest request,
-      NamespaceView view)
+  private static Candidate judge(LockedFile f, long id, AcquireRequest request, NamespaceView view)
       throws IOException {
+    Path path = f.path();
     long now = request.terms().localNowMillis();
     LeaseRecord r;
     try {
-      r = read(ch);
+      r = read(f.channel());
     } catch (LeaseRecord.DamagedException e) {
       LOG.log(
           Level.WARNING,
@@ -658,10 +566,10 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           str(id),
           path,
           e.getMessage());
-      return new Candidate(id, path, key, ch, lock, null, true, false);
+      return new Candidate(id, f, null, true, false);
     }
     if (r == null) {
-      return new Candidate(id, path, key, ch, lock, null, true, false);
+      return new Candidate(id, f, null, true, false);
     }
     if (r.isNewer()) {
       LOG.log(
@@ -693,16 +601,16 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (!writtenBySnowid(path, r)) {
       // Copied, restored or moved here by something else: what it says may be stale (a backup
       // of a released record under a running holder). Wait out whoever may hold the id.
-      return new Candidate(id, path, key, ch, lock, r, true, mine);
+      return new Candidate(id, f, r, true, mine);
     }
     if (r.isReleased() || holder == HolderProcess.Liveness.DEAD) {
-      return new Candidate(id, path, key, ch, lock, r, false, mine);
+      return new Candidate(id, f, r, false, mine);
     }
     if (expired) {
       // A holder that may be alive but stopped renewing: it fenced itself at its deadline. Wait
       // one lease time, so that if it is alive and renews after all, one of the two sees the
       // other's token before either issues an ID under the same node id.
-      return new Candidate(id, path, key, ch, lock, r, true, mine);
+      return new Candidate(id, f, r, true, mine);
     }
     return null;
   }
@@ -799,12 +707,12 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         request.limits(),
         Long.MIN_VALUE,
         record.writtenAt());
-    write(c.channel(), record);
+    write(c.file().channel(), record);
     claim.record(record.highWater(), record.ttlMillis());
-    ProcessFileClaims.liveToken(token, c.path().toString());
-    Held h = new Held(c.channel(), c.lock(), c.path(), c.key(), claim, request.limits(), record);
+    ProcessFileClaims.liveToken(token, c.file().path().toString());
+    Held h = new Held(c.file(), claim, request.limits(), record);
     held.put(token, h);
-    HELD_HERE.put(c.key(), h);
+    HELD_HERE.put(c.file().key(), h);
     return new Lease(
         request.namespace(),
         c.id(),
@@ -884,11 +792,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       return;
     }
     try {
-      c.channel().close();
-    } catch (IOException e) {
-      // closing drops the lock; nothing else to do
+      c.file().close();
     } finally {
-      ProcessFileClaims.release(c.key(), c.path().toString());
       c.claim().release();
     }
   }
@@ -964,7 +869,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   private static String leaseLostBecause(Held h) throws IOException {
-    if (!h.lock.isValid()) {
+    if (!h.file.lock().isValid()) {
       return "its lock was released";
     }
     BasicFileAttributes now;
@@ -975,7 +880,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
           ? "lease file " + h.path + " was deleted"
           : "lease directory " + h.path.getParent() + " was deleted";
     }
-    if (!keyOf(now, h.path).equals(h.key)) {
+    if (!LockedFile.keyOf(now, h.path).equals(h.file.key())) {
       return "lease file " + h.path + " was replaced by another file";
     }
     return null;
@@ -1001,14 +906,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   private void drop(String token, Held h) {
     held.remove(token, h);
-    HELD_HERE.remove(h.key, h);
+    HELD_HERE.remove(h.file.key(), h);
     ProcessFileClaims.endToken(token);
     try {
-      h.channel.close();
-    } catch (IOException e) {
-      // closing drops the lock; nothing else to do
+      h.file.close();
     } finally {
-      ProcessFileClaims.release(h.key, h.path.toString());
       h.claim.release();
     }
   }
@@ -1120,7 +1022,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (!a.isRegularFile()) {
       return null;
     }
-    String key = keyOf(a, path);
+    String key = LockedFile.keyOf(a, path);
     Held h = HELD_HERE.get(key);
     if (h != null) {
       synchronized (h) {
@@ -1210,7 +1112,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (!a.isRegularFile()) {
       return;
     }
-    String key = keyOf(a, path);
+    String key = LockedFile.keyOf(a, path);
     Held mine = HELD_HERE.get(key);
     if (mine != null) {
       synchronized (mine) {
@@ -1335,11 +1237,6 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       ch.truncate(LeaseRecord.SIZE); // a longer file is damaged: its tail goes, after the record
     }
     ch.force(true);
-  }
-
-  private static String keyOf(BasicFileAttributes a, Path path) {
-    Object k = a.fileKey();
-    return k != null ? k.toString() : path.toAbsolutePath().toString();
   }
 
   /** No: the records carry the holders' own clocks, so there is no skew to check. */

@@ -12,7 +12,6 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -21,9 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -91,10 +87,6 @@ final class HostClaims {
   private static final int MAX_ATTEMPTS = 3;
   private static final int MAX_SIZE = 128;
   private static final int VERSION = 1;
-
-  /** Channels that must never be closed: they may refer to a file this JVM holds. */
-  private static final List<FileChannel> QUARANTINE =
-      Collections.synchronizedList(new ArrayList<>());
 
   private final Path place;
 
@@ -287,7 +279,7 @@ final class HostClaims {
             Long.toString(Integer.toUnsignedLong(uid())));
         return null;
       }
-      String key = keyOf(a, own);
+      String key = LockedFile.keyOf(a, own);
       if (!ProcessFileClaims.claim(key, own.toString())) {
         return null; // held (or being claimed) in this JVM
       }
@@ -303,25 +295,15 @@ final class HostClaims {
         ProcessFileClaims.release(key, own.toString());
         throw e;
       }
-      if (!key.equals(keyAt(own))) {
-        // The path changed between the check and the open: this channel may be a file this JVM
-        // holds under another name, and closing it would drop that lock. Never close it.
-        QUARANTINE.add(ch);
+      LockedFile f = LockedFile.tryLock(ch, own, key);
+      if (f == null) {
+        return null; // quarantined: never closed
+      }
+      if (f.lock() == null) {
+        f.close(); // held by another process of this user
         return null;
       }
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        QUARANTINE.add(ch); // locked in this JVM by code that does not claim: never close it
-        return null;
-      }
-      Claim c = new Claim(ch, lock, own, key);
-      if (lock == null) {
-        c.release(); // held by another process of this user
-        return null;
-      }
-      return c;
+      return new Claim(f);
     }
     return null;
   }
@@ -332,53 +314,17 @@ final class HostClaims {
    */
   private static Claim createLocked(Path own) throws IOException {
     Path temp = own.resolveSibling("." + own.getFileName() + "." + UUID.randomUUID() + ".new");
-    FileChannel ch =
-        FileChannel.open(
+    LockedFile f =
+        LockedFile.create(
+            own,
             temp,
-            StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS);
-    // A new file cannot be held by this JVM, so this channel is safe to close whatever happens.
-    String key = null;
-    boolean keep = false;
-    try {
-      if (UnixAttributes.supported(temp)) {
-        // readable by every user, who test it with a shared lock; not narrowed by the umask
-        Files.setAttribute(temp, "unix:mode", 0644, LinkOption.NOFOLLOW_LINKS);
-      }
-      key =
-          keyOf(
-              Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
-              temp);
-      if (!ProcessFileClaims.claim(key, own.toString())) {
-        return null;
-      }
-      FileLock lock = ch.tryLock();
-      if (lock == null) {
-        return null;
-      }
-      try {
-        Files.createLink(own, temp);
-      } catch (FileAlreadyExistsException e) {
-        return null;
-      } catch (UnsupportedOperationException e) {
-        Files.move(temp, own); // a file system without hard links: no atomic way, the next best
-      }
-      keep = true;
-      return new Claim(ch, lock, own, key);
-    } finally {
-      Files.deleteIfExists(temp);
-      if (!keep) {
-        try {
-          ch.close();
-        } finally {
-          if (key != null) {
-            ProcessFileClaims.release(key, own.toString());
-          }
-        }
-      }
-    }
+            t -> {
+              if (UnixAttributes.supported(t)) {
+                // readable by every user, who test it with a shared lock; not narrowed by the umask
+                Files.setAttribute(t, "unix:mode", 0644, LinkOption.NOFOLLOW_LINKS);
+              }
+            });
+    return f == null ? null : new Claim(f);
   }
 
   /**
@@ -403,7 +349,7 @@ final class HostClaims {
         if (!a.isRegularFile() || owner(f) != uid) {
           continue; // not that user's: a fake, which says nothing
         }
-        if (isHeld(f, keyOf(a, f), uid, c)) {
+        if (isHeld(f, LockedFile.keyOf(a, f), uid, c)) {
           return f;
         }
       }
@@ -428,8 +374,8 @@ final class HostClaims {
       } catch (AccessDeniedException e) {
         return true; // its user made it unreadable: it cannot be tested, so it counts as held
       }
-      if (!key.equals(keyAt(f))) {
-        QUARANTINE.add(ch); // replaced between the check and the open: never close it
+      if (!key.equals(LockedFile.keyAt(f))) {
+        LockedFile.quarantine(ch); // replaced between the check and the open: never close it
         return true;
       }
       try (FileChannel open = ch) {
@@ -437,7 +383,7 @@ final class HostClaims {
         try {
           probe = open.tryLock(0, Long.MAX_VALUE, true);
         } catch (OverlappingFileLockException e) {
-          QUARANTINE.add(open);
+          LockedFile.quarantine(open);
           return true;
         }
         if (probe == null) {
@@ -467,7 +413,7 @@ final class HostClaims {
     } catch (NoSuchFileException e) {
       return true;
     }
-    return !isHeld(busy, keyOf(a, busy), owner(busy), null);
+    return !isHeld(busy, LockedFile.keyOf(a, busy), owner(busy), null);
   }
 
   /** What a claim file records: its holder's high-water mark and lease time. */
@@ -522,44 +468,29 @@ final class HostClaims {
     return Integer.toUnsignedLong(UnixAttributes.uid(path));
   }
 
-  private static String keyOf(BasicFileAttributes a, Path path) {
-    Object k = a.fileKey();
-    return k != null ? k.toString() : path.toAbsolutePath().toString();
-  }
-
-  /** The file key at a path now; null if nothing is there. */
-  private static String keyAt(Path path) throws IOException {
-    try {
-      return keyOf(
-          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS), path);
-    } catch (NoSuchFileException e) {
-      return null;
-    }
-  }
-
   /**
    * One held claim: this user's locked claim file of one {@code (key, id)}, and the highest
    * high-water mark any user's claim file of it recorded when it was taken.
    */
   static final class Claim {
     /** The claim when claims are off: always held, records nothing. */
-    static final Claim NONE = new Claim(null, null, null, null);
+    static final Claim NONE = new Claim(null);
+
+    /** The locked claim file; null when claims are off. */
+    private final LockedFile file;
 
     private final FileChannel channel;
-    private final FileLock lock;
     private final Path path;
-    private final String key;
     private long highWater = Long.MIN_VALUE;
     private long ttlMillis;
     private Path highWaterFile;
     private int highWaterOwner = -1;
     private boolean damaged;
 
-    private Claim(FileChannel channel, FileLock lock, Path path, String key) {
-      this.channel = channel;
-      this.lock = lock;
-      this.path = path;
-      this.key = key;
+    private Claim(LockedFile file) {
+      this.file = file;
+      this.channel = file == null ? null : file.channel();
+      this.path = file == null ? null : file.path();
     }
 
     private void see(Mark mark, Path file, long owner) {
@@ -641,14 +572,14 @@ final class HostClaims {
       if (channel == null) {
         return null;
       }
-      if (!lock.isValid()) {
+      if (!file.lock().isValid()) {
         return "its host-wide claim " + path + " was let go";
       }
-      String now = keyAt(path);
+      String now = LockedFile.keyAt(path);
       if (now == null) {
         return "its host-wide claim " + path + " was deleted";
       }
-      if (!now.equals(key)) {
+      if (!now.equals(file.key())) {
         return "its host-wide claim " + path + " was replaced by another file";
       }
       return null;
@@ -656,15 +587,8 @@ final class HostClaims {
 
     /** Lets the claim go: unlocks and closes the file (never deletes it). */
     void release() {
-      if (channel == null) {
-        return;
-      }
-      try {
-        channel.close();
-      } catch (IOException e) {
-        // closing drops the lock; nothing else to do
-      } finally {
-        ProcessFileClaims.release(key, path.toString());
+      if (file != null) {
+        file.close();
       }
     }
   }
