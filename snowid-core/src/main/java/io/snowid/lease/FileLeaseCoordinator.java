@@ -122,7 +122,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         if (best != null && best.id() < id) {
           break; // an existing id that needs the same wait, and is lower
         }
-        HostClaims.Claim claim = claims.take(namespace, id);
+        HostClaim claim = claims.take(namespace, id);
         if (claim == null) {
           view.claimedElsewhere++;
           continue;
@@ -162,7 +162,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     if (c == null) {
       return null;
     }
-    HostClaims.Claim claim;
+    HostClaim claim;
     try {
       claim = claims.take(namespace, c.id());
     } catch (RuntimeException e) {

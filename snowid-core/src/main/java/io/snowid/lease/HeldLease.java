@@ -30,16 +30,12 @@ final class HeldLease {
   final LockedFile file;
   final Path path;
   final FileChannel channel;
-  final HostClaims.Claim claim;
+  final HostClaim claim;
   final LeaseLimits limits;
   LeaseRecord record;
 
   HeldLease(
-      String token,
-      LockedFile file,
-      HostClaims.Claim claim,
-      LeaseLimits limits,
-      LeaseRecord record) {
+      String token, LockedFile file, HostClaim claim, LeaseLimits limits, LeaseRecord record) {
     this.token = token;
     this.file = file;
     this.path = file.path();

@@ -9,7 +9,7 @@ package io.snowid.lease;
  * @param previous the record found in it; null if there was none or it was damaged
  * @param mustWait whether the newcomer waits out an unknown holder before it issues
  * @param sameInstance whether the record names the asking instance
- * @param claim the id's host-wide claim; {@link HostClaims.Claim#NONE} until it is taken
+ * @param claim the id's host-wide claim; {@link HostClaim#NONE} until it is taken
  */
 record LeaseCandidate(
     long id,
@@ -17,18 +17,18 @@ record LeaseCandidate(
     LeaseRecord previous,
     boolean mustWait,
     boolean sameInstance,
-    HostClaims.Claim claim) {
+    HostClaim claim) {
   /** Without its claim yet. */
   LeaseCandidate(
       long id, LockedFile file, LeaseRecord previous, boolean mustWait, boolean sameInstance) {
-    this(id, file, previous, mustWait, sameInstance, HostClaims.Claim.NONE);
+    this(id, file, previous, mustWait, sameInstance, HostClaim.NONE);
   }
 
   /**
    * With the id's claim: an unreadable mark in a claim file means an earlier holder on another
    * lease directory is unknown, so it is waited out as one whose record is lost.
    */
-  LeaseCandidate withClaim(HostClaims.Claim c) {
+  LeaseCandidate withClaim(HostClaim c) {
     return new LeaseCandidate(id, file, previous, mustWait || c.damaged(), sameInstance, c);
   }
 

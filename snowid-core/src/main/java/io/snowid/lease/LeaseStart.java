@@ -29,7 +29,7 @@ final class LeaseStart {
     LeaseTerms terms = request.terms();
     // After the id's last holder here, and after every earlier holder of the same node values on
     // another lease directory of this host, as their claim files recorded.
-    HostClaims.Claim claim = c.claim();
+    HostClaim claim = c.claim();
     view.ttlMillis = Math.max(view.ttlMillis, claim.ttlMillis());
     long previous =
         Math.max(
