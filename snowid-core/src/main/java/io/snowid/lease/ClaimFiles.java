@@ -117,12 +117,15 @@ final class ClaimFiles {
         LockedFile.quarantine(ch); // replaced between the check and the open: never close it
         return true;
       }
-      try (FileChannel open = ch) {
+      boolean quarantined = false;
+      try {
         FileLock probe;
         try {
-          probe = open.tryLock(0, Long.MAX_VALUE, true);
+          probe = ch.tryLock(0, Long.MAX_VALUE, true);
         } catch (OverlappingFileLockException e) {
-          LockedFile.quarantine(open);
+          // locked in this JVM by code that does not claim: never close it
+          LockedFile.quarantine(ch);
+          quarantined = true;
           return true;
         }
         if (probe == null) {
@@ -130,10 +133,14 @@ final class ClaimFiles {
         }
         try (FileLock unused = probe) {
           if (c != null) {
-            c.see(ClaimMark.read(open), f, uid);
+            c.see(ClaimMark.read(ch), f, uid);
           }
         }
         return false;
+      } finally {
+        if (!quarantined) {
+          ch.close();
+        }
       }
     } finally {
       ProcessFileClaims.release(key, f.toString());
