@@ -10,23 +10,11 @@ import java.nio.file.Paths;
 /**
  * Who a lease record's holder is, and whether that process is provably still alive or provably
  * gone. Judged only on Linux, only for a record written on this host, from the kernel's own
- * identities; anything else is {@link Liveness#UNKNOWN} and the record's expiry decides.
+ * identities: host name, boot id, PID namespace, pid and start time in clock ticks since boot, all
+ * read from {@code /proc} (docs/design.md, "The {@code file:} backend", who a holder is); anything
+ * else is {@link Liveness#UNKNOWN} and the record's expiry decides.
  */
 final class HolderProcess {
-  /*
-   * A process is named by (host, boot id, PID namespace, pid, start time in clock ticks since
-   * boot), all read from /proc:
-   *
-   * - a pid means something only inside its PID namespace (every container's first process is
-   *   pid 1), and every Linux host's first PID namespace has the same inode number, hence the host
-   *   name too (a directory can be shared by several hosts over NFS);
-   * - the boot id changes at every boot: a record of another boot of this host names a process
-   *   that is gone;
-   * - the start time tells a reused pid apart. It is the raw field of /proc/<pid>/stat, not
-   *   ProcessHandle's startInstant(): that one adds the boot time, which moves with every step of
-   *   the wall clock, so a JVM started after a step would see every older process "start" at
-   *   another time and judge it dead.
-   */
   enum Liveness {
     ALIVE,
     DEAD,
@@ -109,8 +97,9 @@ final class HolderProcess {
   }
 
   /**
-   * Field 22 of {@code /proc/<pid>/stat}: the start time in clock ticks since boot; -2 if there is
-   * no such process, -1 if it cannot be read.
+   * Field 22 of {@code /proc/<pid>/stat}: the start time in clock ticks since boot (not {@code
+   * ProcessHandle}'s {@code startInstant()}, which moves with the wall clock); -2 if there is no
+   * such process, -1 if it cannot be read.
    */
   static long startTicks(long pid) {
     try {

@@ -30,8 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * A namespace's terms and marks in a lease directory: the limits its holders share, the longest
  * lease time and the latest high-water mark they recorded, when they last wrote, and the latest
  * loss found. One file per user and namespace, {@code DIR/<namespace>@<uid>}, in the lease
- * directory itself (not in the namespace folder), holding {@code ttl=}, {@code high-water=}, {@code
- * max-ttl=}, {@code max-skew=}, {@code written=} and {@code lost-until=} (milliseconds).
+ * directory itself (not in the namespace folder, whose owner could delete them), holding {@code
+ * ttl=}, {@code high-water=}, {@code max-ttl=}, {@code max-skew=}, {@code written=} and {@code
+ * lost-until=} (milliseconds).
  *
  * <p>A holder writes its user's file at every acquisition and renewal, before it may issue: the
  * lease time and mark are raised, never lowered while a holder may still issue under them, and
@@ -44,21 +45,13 @@ import java.util.concurrent.locks.LockSupport;
  * lost-until}; if there are files but none is live (idle, or copied back), it also waits its own
  * {@code maxTtl} and records the loss in its file (docs/design.md, "The {@code file:} backend",
  * terms and marks).
+ *
+ * <p>Each write replaces the file whole by the rename of a complete, forced temporary file, so a
+ * reader sees the old facts or the new ones; writers of one user first lock a file only that user
+ * can open (mode 0600), so no other user can stall them. A reader takes no lock. Why these files
+ * lie in the lease directory: docs/design.md, "The {@code file:} backend".
  */
 final class NamespaceMarks {
-  /*
-   * Why the lease directory and not the namespace folder: a namespace folder of a shared directory
-   * belongs to whichever user created it first, and the owner of a sticky folder may delete every
-   * file in it. Lease files stay in the namespace folders; the owner of such a folder can delete another user's lease file, whose holder notices
-   * at its next renewal, within one lease time, and stops. What must survive that deletion is what
-   * makes the newcomer wait that long: these files. The lease directory belongs to root or to this
-   * user (LeaseDirectory refuses any other owner), and in a sticky directory only a file's owner,
-   * the directory's owner and root may delete or rename it.
-   *
-   * Each file is replaced whole by a rename of a complete, forced temporary file, so a reader sees
-   * the old facts or the new ones. Writers of one user take a lock first, on a file only that user
-   * can open (mode 0600): no other user can hold it and stall them. A reader takes no lock.
-   */
   private static final String LOCK = ".lock";
   private static final int MAX_SIZE = 256;
   private static final long LOCK_WAIT_NANOS = 10_000_000_000L;
