@@ -153,11 +153,17 @@ final class NamespaceMarks {
         long ttl = live ? Math.max(now.ttlMillis(), ttlMillis) : ttlMillis;
         long mark = now == null ? highWater : Math.max(now.highWater(), highWater);
         long lost = now == null ? lostUntil : Math.max(now.lostUntil(), lostUntil);
+        // The caller read the clock before the lock: another writer may have written since with a
+        // later reading. Written never goes back, so a loss mark carried forward stays in bounds.
+        long written =
+            now != null && now.trusted() ? Math.max(nowMillis, now.writtenMillis()) : nowMillis;
         if (now != null && !now.trusted()) {
           // copied or restored (or written ahead of this clock): what holders raised since is lost
           lost = Math.max(lost, limits.lostUntilMillis(nowMillis));
         }
-        Marks next = new Marks(ttl, mark, limits, nowMillis, lost, true);
+        // A mark beyond these limits can only come from an untrusted file, which no reader honours.
+        lost = Math.min(lost, limits.lostUntilMillis(written));
+        Marks next = new Marks(ttl, mark, limits, written, lost, true);
         Path temp = dir.resolve(file.getFileName() + "." + UUID.randomUUID() + ".new");
         try {
           try (FileChannel ch =

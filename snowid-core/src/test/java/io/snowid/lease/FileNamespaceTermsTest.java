@@ -260,4 +260,24 @@ class FileNamespaceTermsTest {
       assertThat(state.lostUntilMillis()).isEqualTo(Long.MIN_VALUE);
     }
   }
+
+  /**
+   * Two processes read the clock, then take the marks file's lock in the other order: the first
+   * writes a loss mark as of its later reading, the second writes after it with its earlier one.
+   * The file stays readable, and the loss mark is kept.
+   */
+  @Test
+  void raise_aWriterWithAnEarlierClockReadingFollowsALossMark_fileStaysReadable() throws Exception {
+    Path leases = leases();
+    long now = System.currentTimeMillis();
+    long lostUntil = FLEET.lostUntilMillis(now);
+    NamespaceMarks.raise(leases, "ns", 2_000, 0, FLEET, lostUntil, now);
+    NamespaceMarks.raise(leases, "ns", 2_000, 5, FLEET, Long.MIN_VALUE, now - 500);
+
+    NamespaceMarks.raise(leases, "ns", 2_000, 6, FLEET, Long.MIN_VALUE, now);
+    NamespaceMarks.Seen seen = NamespaceMarks.readAll(leases, "ns", now);
+    assertThat(seen.live()).as("the file, read back").isNotNull();
+    assertThat(seen.lostUntil()).isEqualTo(lostUntil);
+    assertThat(seen.highWater()).isEqualTo(6);
+  }
 }
