@@ -127,8 +127,8 @@ final class NamespaceMarks {
    * (or, when no holder of the file may still issue, the lease time set to this one), the loss mark
    * raised to {@code lostUntil}, the limits and the time of this write.
    *
-   * @param nowMillis the host's clock ({@code System.currentTimeMillis()}, as a record's {@code
-   *     writtenAt})
+   * @param nowMillis the host's clock as the caller read it ({@code System.currentTimeMillis()}, as
+   *     a record's {@code writtenAt}); the write reads it again under the lock and takes the later
    * @throws LeaseTermsException if the file is live with other limits
    * @throws NodeIdUnavailableException if the file cannot be written, naming it and why
    */
@@ -145,21 +145,21 @@ final class NamespaceMarks {
     synchronized (NamespaceMarks.class) {
       try (FileChannel lockChannel = openLock(lockFile);
           FileLock unused = lock(lockChannel, lockFile)) {
-        Marks now = readOwn(file, nowMillis);
-        boolean live = now != null && now.live(nowMillis);
+        // The caller read the clock before the lock, which may have taken seconds: read it again,
+        // so that a write made meanwhile is judged as of now, and written never goes back.
+        long t = Math.max(nowMillis, System.currentTimeMillis());
+        Marks now = readOwn(file, t);
+        boolean live = now != null && now.live(t);
         if (live && !now.limits().equals(limits)) {
           throw refused(dir, namespace, file, now, limits);
         }
         long ttl = live ? Math.max(now.ttlMillis(), ttlMillis) : ttlMillis;
         long mark = now == null ? highWater : Math.max(now.highWater(), highWater);
         long lost = now == null ? lostUntil : Math.max(now.lostUntil(), lostUntil);
-        // The caller read the clock before the lock: another writer may have written since with a
-        // later reading. Written never goes back, so a loss mark carried forward stays in bounds.
-        long written =
-            now != null && now.trusted() ? Math.max(nowMillis, now.writtenMillis()) : nowMillis;
+        long written = now != null && now.trusted() ? Math.max(t, now.writtenMillis()) : t;
         if (now != null && !now.trusted()) {
           // copied or restored (or written ahead of this clock): what holders raised since is lost
-          lost = Math.max(lost, limits.lostUntilMillis(nowMillis));
+          lost = Math.max(lost, limits.lostUntilMillis(t));
         }
         // A mark beyond these limits can only come from an untrusted file, which no reader honours.
         lost = Math.min(lost, limits.lostUntilMillis(written));
