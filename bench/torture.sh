@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fleet torture run: worker JVMs issue IDs through one coordinator under a seeded schedule of
-# faults, and a checker reads every ID (snowid-torture; README "Reliability", RELIABILITY.md).
+# faults, and a checker reads every ID (snowid-torture; docs/operations.md "Testing", RELIABILITY.md).
 #
 #   bench/torture.sh --coordinator URI --seconds N --seed S [options]     (--help lists them all)
 #

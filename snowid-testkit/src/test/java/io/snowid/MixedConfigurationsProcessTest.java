@@ -141,8 +141,8 @@ class MixedConfigurationsProcessTest {
   }
 
   /**
-   * The README's former quick start: {@code SnowId.next()} and a generator on another directory in
-   * one program. Refused, naming both sources, or different values.
+   * What the README's quick start warns of: {@code SnowId.next()} and a generator on another
+   * directory in one program. Refused, naming both sources, or different values.
    */
   @Test
   void twoDirectories_oneJvm_refusedOrApart() throws Exception {

@@ -51,8 +51,8 @@ class InstallDocsTest {
   }
 
   @Test
-  void readme_security_saysHowTheLogShowsAuthentication() throws IOException {
-    assertThat(Files.readString(REPO.resolve("README.md")).replaceAll("\\s+", " "))
+  void cliAndHttpDocs_security_saysHowTheLogShowsAuthentication() throws IOException {
+    assertThat(Files.readString(REPO.resolve("docs/cli-and-http.md")).replaceAll("\\s+", " "))
         .contains("`auth: bearer token`")
         .contains("`auth: none`");
   }

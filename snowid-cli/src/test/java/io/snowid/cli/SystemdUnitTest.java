@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's systemd advice ships as a unit, {@code docs/snowid.service}, that systemd accepts as
- * it is and that configures only what {@code snowid serve} reads. {@code systemd-analyze verify}
- * runs where systemd is installed; elsewhere that one test is skipped.
+ * The docs' systemd advice (docs/node-ids.md, docs/operations.md) ships as a unit, {@code
+ * docs/snowid.service}, that systemd accepts as it is and that configures only what {@code snowid
+ * serve} reads. {@code systemd-analyze verify} runs where systemd is installed; elsewhere that one
+ * test is skipped.
  */
 class SystemdUnitTest {
   private static final Path UNIT =

@@ -47,7 +47,7 @@ public final class FileLeaseProvider implements LeaseCoordinatorProvider {
 
   /**
    * 2 s: short, because a newcomer on an id without history waits one lease time before its first
-   * ID (README, "The lease directory"); a renewal is a local write every 667 ms.
+   * ID (docs/node-ids.md, "The lease directory"); a renewal is a local write every 667 ms.
    */
   @Override
   public Duration defaultTtl() {

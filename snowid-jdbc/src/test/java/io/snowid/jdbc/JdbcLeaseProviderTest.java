@@ -61,7 +61,7 @@ class JdbcLeaseProviderTest {
         .isInstanceOf(JdbcLeaseProvider.class);
   }
 
-  /** The README's URL, as written (with a table of this test's own, created on first use). */
+  /** docs/fleet.md's URL, as written (with a table of this test's own, created on first use). */
   @Tag("integration")
   @ParameterizedTest
   @EnumSource(

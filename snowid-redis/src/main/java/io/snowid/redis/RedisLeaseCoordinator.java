@@ -187,7 +187,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       LOG.log(
           Level.INFO,
           "Redis at {0} has {1} replica(s) and leases do not wait for them (wait=0): after a"
-              + " failover a grant may be lost (README, \"Running a fleet\")",
+              + " failover a grant may be lost (docs/fleet.md, \"On Redis\")",
           describe(),
           replicas);
     }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a one-host lease (file:) does in each environment, decided on a made-up host. Each branch of
- * the README's table "Node ids by environment" is one test here.
+ * the table "Node ids by environment" of docs/node-ids.md is one test here.
  */
 class LocalLeasePlanTest {
   private static final String DIR = "file:/tmp/snowid-leases";
