@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class DocPagesTest {
   private static final Path REPO = Path.of("").toAbsolutePath().getParent();
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+  private static final Pattern CELL = Pattern.compile("\\|");
   private static final Pattern HEADING = Pattern.compile("^#{1,6} (.+)$");
 
   @Test
@@ -35,7 +36,7 @@ class DocPagesTest {
     List<String> longCells = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("|")) {
-        for (String cell : line.split("\\|")) {
+        for (String cell : CELL.split(line, -1)) {
           if (cell.strip().length() > 200) {
             longCells.add(cell.strip());
           }
