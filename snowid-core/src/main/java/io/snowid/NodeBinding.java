@@ -463,6 +463,12 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     return new LeaseLostException(grant.values(), since, reason);
   }
 
+  /** Why nothing will be issued again: the close, since when; null while not closed. */
+  LeaseLostException closedBecause() {
+    Binding b = current;
+    return closed && b != null ? fenced(b, position.tickAt(time.millis())) : null;
+  }
+
   /** The node field values in force. */
   Map<String, Long> values() {
     return current.grant.values();
@@ -509,9 +515,12 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
           s.source(),
           s.values(),
           s.validUntil(),
-          "waiting until " + Instant.ofEpochMilli(startAfter) + " (the node's high-water mark)",
+          "the first ID waits until "
+              + Instant.ofEpochMilli(startAfter)
+              + (s.waitingUntil() != null ? ": " + s.detail() : " (the node's high-water mark)"),
           s.renewals(),
-          s.renewalFailures());
+          s.renewalFailures(),
+          Instant.ofEpochMilli(startAfter));
     }
     return s;
   }

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.random.RandomGenerator;
 
 /**
@@ -57,6 +59,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
 
   /** Gives up the node values of generators dropped without close() (NodeClaims). */
   private static final Cleaner CLAIMS = Cleaner.create();
+
+  /** How often {@link #awaitReady} looks at a lease that is not held: renewals come by, too. */
+  private static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   static {
     try {
@@ -400,6 +405,50 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /** Whether this generator can issue now, with which node values, from which source. */
   public NodeStatus nodeStatus() {
     return node.status();
+  }
+
+  /**
+   * Waits until this generator can issue without waiting for its node values: they are held and the
+   * time source has passed the node's high-water mark ({@link #nodeStatus()} {@code held}). A new
+   * lease may first have to wait out an earlier holder (docs/node-ids.md, "Why the first ID may
+   * wait"); {@link #nextId()} waits the same by itself, so this only lets a service hold back
+   * traffic, or a health check pass, until then. Returns at once when the generator is ready.
+   *
+   * @param timeout how long to wait, in real time; zero checks once
+   * @return true once ready; false if the timeout passed first
+   * @throws InvalidSettingException if the timeout is negative
+   * @throws LeaseLostException if the generator was closed: it will never be ready
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  public boolean awaitReady(Duration timeout) throws InterruptedException {
+    if (timeout.isNegative()) {
+      throw new InvalidSettingException("timeout", timeout, "zero or more");
+    }
+    long start = System.nanoTime();
+    long limit = timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE : timeout.toNanos();
+    while (true) {
+      LeaseLostException closed = node.closedBecause();
+      if (closed != null) {
+        throw closed;
+      }
+      NodeStatus s = node.status();
+      if (s.held()) {
+        return true;
+      }
+      long left = limit - (System.nanoTime() - start);
+      if (left <= 0) {
+        return false;
+      }
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      long untilStart =
+          s.waitingUntil() == null
+              ? Long.MAX_VALUE
+              : TimeUnit.MILLISECONDS.toNanos(
+                  Math.max(1, s.waitingUntil().toEpochMilli() + 1 - time.millis()));
+      LockSupport.parkNanos(this, Math.min(left, Math.min(untilStart, READY_POLL_NANOS)));
+    }
   }
 
   /**

@@ -245,7 +245,9 @@ class SnowflakeLeaseRegressionTest {
     assertThat(waiting.held()).isFalse();
     assertThat(waiting.detail())
         .isEqualTo(
-            "waiting until " + Instant.ofEpochMilli(highWater) + " (the node's high-water mark)");
+            "the first ID waits until "
+                + Instant.ofEpochMilli(highWater)
+                + " (the node's high-water mark)");
     assertThat(waiting.values()).containsEntry("worker", 1L);
     assertThat(atTheMark.held()).isFalse();
     assertThat(past.held()).isTrue();
@@ -263,7 +265,7 @@ class SnowflakeLeaseRegressionTest {
             .build();
 
     assertThat(gen.nodeStatus().held()).isFalse();
-    assertThat(gen.nodeStatus().detail()).startsWith("waiting until");
+    assertThat(gen.nodeStatus().detail()).startsWith("the first ID waits until");
     clock.advance(Duration.ofMillis(301));
     assertThat(gen.nodeStatus().held()).isTrue();
     assertThat(gen.nodeStatus().detail()).isEqualTo("static node values");

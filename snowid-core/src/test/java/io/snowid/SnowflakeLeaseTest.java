@@ -132,7 +132,8 @@ class SnowflakeLeaseTest {
             .nodeSource("file:" + dir + "?ttl=2s&namespace=own")
             .timeSource(time)
             .build();
-    assertThat(owned.nodeStatus().detail()).startsWith("waiting until"); // a fresh id waits a ttl
+    assertThat(owned.nodeStatus().detail())
+        .startsWith("the first ID waits until"); // a fresh id waits a ttl
     assertThat(owned.nodeStatus().source()).contains("file:");
     owned.nextId();
     assertThat(owned.nodeStatus().held()).isTrue();

@@ -46,6 +46,7 @@ final class GenerateCommand extends SnowIdSubcommand {
       return int32(l, codec, out);
     }
     try (Snowflake generator = Snowflake.builder().layout(l).nodeSource(node.get()).build()) {
+      announceWait(generator.nodeStatus());
       long[] ids = new long[(int) Math.min(count, BATCH)];
       for (long left = count; left > 0; left -= ids.length) {
         if (left < ids.length) {
@@ -67,6 +68,7 @@ final class GenerateCommand extends SnowIdSubcommand {
       throw new InvalidSettingException("layout", l.spec(), "int32, the one wrapping layout");
     }
     try (Int32Generator generator = Int32Generator.fromNodeSource(node.get())) {
+      announceWait(generator.nodeStatus());
       for (long i = 1; i <= count; i++) {
         out.println(codec.encode(generator.nextInt()));
         if (i % BATCH == 0) {

@@ -1,5 +1,6 @@
 package io.snowid.cli;
 
+import io.snowid.node.NodeStatus;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +23,23 @@ abstract class SnowIdSubcommand implements Callable<Integer> {
 
   PrintWriter err() {
     return spec.commandLine().getErr();
+  }
+
+  /**
+   * Says on stderr, in one line, when and why the first ID of a generator with status {@code s} has
+   * to wait more than a second (a new lease waiting out an earlier holder): a command that prints
+   * IDs would otherwise sit silent. With {@code --verbose} the library's own log line says it.
+   */
+  void announceWait(NodeStatus s) {
+    if (verbose || s.waitingUntil() == null) {
+      return;
+    }
+    long ms = s.waitingUntil().toEpochMilli() - System.currentTimeMillis();
+    if (ms > 1000) {
+      PrintWriter err = err();
+      err.println("snowid: waiting " + (ms + 50) / 100 / 10.0 + "s: " + s.detail());
+      err.flush();
+    }
   }
 
   /**

@@ -227,7 +227,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       throws IOException {
     LeaseTerms terms = request.terms();
     long now = terms.localNowMillis();
-    long startAfter = LeaseStart.startAfter(dir, c, request, view, now);
+    LeaseStart.Start start = LeaseStart.startAfter(dir, c, request, view, now);
+    long startAfter = start.afterMillis();
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
         new LeaseRecord(
@@ -265,7 +266,8 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
         token,
         now,
         terms.expiresAtMillis(),
-        startAfter);
+        startAfter,
+        start.reason());
   }
 
   @Override

@@ -199,13 +199,17 @@ public final class LeaseCoordinators {
       Layout layout,
       Map<String, Long> fixed,
       List<Layout.Field> leased) {
-    LeaseCoordinator coordinator = provider.open(options.base());
-    try {
-      return new LeaseHolder(coordinator, true, options, time, layout, fixed, leased);
-    } catch (RuntimeException e) {
-      coordinator.close();
-      throw e;
-    }
+    return ConnectWait.retry(
+        options.connectWait(),
+        () -> {
+          LeaseCoordinator coordinator = provider.open(options.base());
+          try {
+            return new LeaseHolder(coordinator, true, options, time, layout, fixed, leased);
+          } catch (RuntimeException e) {
+            coordinator.close();
+            throw e;
+          }
+        });
   }
 
   /**
@@ -220,7 +224,9 @@ public final class LeaseCoordinators {
       TimeSource time) {
     Map<String, Long> fixed = fixed(layout, explicit, HostEnvironment.system());
     List<Layout.Field> leased = leasedFields(layout, options, fixed);
-    return new LeaseHolder(coordinator, false, options, time, layout, fixed, leased);
+    return ConnectWait.retry(
+        options.connectWait(),
+        () -> new LeaseHolder(coordinator, false, options, time, layout, fixed, leased));
   }
 
   /**

@@ -57,6 +57,9 @@ final class LeaseHolder implements NodeLease {
    */
   private static final System.Logger LOG = System.getLogger("io.snowid.lease");
 
+  /** A start wait longer than this is logged when the lease is taken (docs/node-ids.md). */
+  static final Duration ANNOUNCED_WAIT = Duration.ofSeconds(1);
+
   /** Before a generator is attached: grants go nowhere, nothing was issued. */
   private static final GrantListener UNATTACHED =
       new GrantListener() {
@@ -88,6 +91,7 @@ final class LeaseHolder implements NodeLease {
   private volatile NodeGrant grant;
   private volatile long published; // grants handed to the generator; written under publishLock
   private volatile String detail = "held";
+  private volatile String startReason; // why the grant's start lies ahead; null: nothing to say
   private volatile boolean closed;
   private volatile boolean lost; // fenced or not acquired again: a renewal now would not help
   private final Object scheduleLock = new Object();
@@ -221,6 +225,29 @@ final class LeaseHolder implements NodeLease {
         l.nodeId(),
         size,
         options.instance());
+    long wait = l.highWaterMillis() == Long.MIN_VALUE ? 0 : l.highWaterMillis() - received;
+    if (wait > ANNOUNCED_WAIT.toMillis()) {
+      String why =
+          l.startReason().isEmpty()
+              ? "IDs start after the high-water mark the id's last holder recorded"
+              : l.startReason();
+      this.startReason = why;
+      LOG.log(
+          Level.INFO,
+          "node {0} from {1}: the first ID waits {2}, until {3}: {4}",
+          values,
+          where(),
+          seconds(wait),
+          Instant.ofEpochMilli(l.highWaterMillis()),
+          why);
+    } else {
+      this.startReason = null;
+    }
+  }
+
+  /** A wait for people: {@code 2.4s}, {@code 36s}. */
+  private static String seconds(long millis) {
+    return millis >= 10_000 ? (millis + 500) / 1000 + "s" : (millis + 50) / 100 / 10.0 + "s";
   }
 
   private long deadline(Lease l, long sent, long mayIssue) {
@@ -432,15 +459,19 @@ final class LeaseHolder implements NodeLease {
   @Override
   public NodeStatus status() {
     NodeGrant g = grant;
-    boolean held = !closed && time.millis() < g.validUntilMillis();
+    long now = time.millis();
+    boolean held = !closed && now < g.validUntilMillis();
+    String why = startReason;
+    boolean waiting = held && why != null && now <= g.startAfterMillis();
     return new NodeStatus(
         held,
         g.source(),
         held ? g.values() : Map.of(),
         Instant.ofEpochMilli(g.validUntilMillis()),
-        closed ? "released" : held ? detail : "not renewed in time: " + detail,
+        closed ? "released" : waiting ? why : held ? detail : "not renewed in time: " + detail,
         renewals.get(),
-        failures.get());
+        failures.get(),
+        waiting ? Instant.ofEpochMilli(g.startAfterMillis()) : null);
   }
 
   @Override

@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
  *     holder of the namespace is held to, {@code ttl} and {@code skew} within them; the default
  *     {@code startWait} is the wait after a registry's loss under them, {@link
  *     LeaseLimits#lossWait()}
+ * @param connectWait how long a lease that starts retries a registry that does not answer yet
+ *     (connection refused or timed out, still starting); default {@link #DEFAULT_CONNECT_WAIT},
+ *     allowed 0 (fail at once) to 10 min; an unknown host or a refused password fails at once
  */
 public record LeaseOptions(
     String base,
@@ -41,7 +44,11 @@ public record LeaseOptions(
     String instance,
     List<String> fields,
     Duration renewEvery,
-    LeaseLimits limits) {
+    LeaseLimits limits,
+    Duration connectWait) {
+  /** How long a starting lease waits for a registry that does not answer yet, by default. */
+  public static final Duration DEFAULT_CONNECT_WAIT = Duration.ofSeconds(30);
+
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final List<String> NAMES =
       List.of(
@@ -53,7 +60,8 @@ public record LeaseOptions(
           "fields",
           "renew",
           "maxTtl",
-          "maxSkew");
+          "maxSkew",
+          "connectWait");
   static final String KEYS = String.join(", ", NAMES);
 
   public LeaseOptions {
@@ -86,6 +94,7 @@ public record LeaseOptions(
     Duration renew = null;
     Duration maxTtl = LeaseLimits.DEFAULT.maxTtl();
     Duration maxSkew = LeaseLimits.DEFAULT.maxSkew();
+    Duration connectWait = DEFAULT_CONNECT_WAIT;
     String instance = defaultInstance();
     List<String> fields = new ArrayList<>();
     List<String> passThrough = new ArrayList<>();
@@ -115,6 +124,8 @@ public record LeaseOptions(
               maxTtl = duration("maxTtl", value, LeaseLimits.MIN_TTL, LeaseLimits.MAX_TTL);
           case "maxSkew" ->
               maxSkew = duration("maxSkew", value, Duration.ZERO, LeaseLimits.MAX_SKEW);
+          case "connectWait" ->
+              connectWait = duration("connectWait", value, Duration.ZERO, Duration.ofMinutes(10));
           case "fields" -> fields.addAll(Arrays.asList(value.split(",", -1)));
           default -> passThrough.add(pair);
         }
@@ -153,7 +164,8 @@ public record LeaseOptions(
           renew,
           "at most half the ttl " + ttl + ", so that one failed renewal is survived");
     }
-    return new LeaseOptions(base, namespace, ttl, skew, startWait, instance, fields, renew, limits);
+    return new LeaseOptions(
+        base, namespace, ttl, skew, startWait, instance, fields, renew, limits, connectWait);
   }
 
   /** Host name and main class (or jar) of this process: stable across restarts of one service. */
@@ -195,7 +207,7 @@ public record LeaseOptions(
         };
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
       throw new InvalidSettingException(
-          key, value, min.toMillis() + "ms.." + max.toMillis() + "ms");
+          key, value, LeaseLimits.text(min) + " to " + LeaseLimits.text(max));
     }
     return d;
   }

@@ -17,6 +17,14 @@ final class LeaseStart {
   private LeaseStart() {}
 
   /**
+   * When a newcomer may start, and why it waits when it must wait out a holder that may be alive.
+   *
+   * @param afterMillis the ID time after which it may issue
+   * @param reason empty when it only follows the id's own records
+   */
+  record Start(long afterMillis, String reason) {}
+
+  /**
    * The ID time after which the newcomer may issue under candidate {@code c}.
    *
    * @param dir the lease directory
@@ -24,7 +32,7 @@ final class LeaseStart {
    * @throws NodeIdUnavailableException if another user's file records a high-water mark beyond any
    *     lease time, naming it
    */
-  static long startAfter(
+  static Start startAfter(
       Path dir, LeaseCandidate c, AcquireRequest request, NamespaceView view, long now) {
     LeaseTerms terms = request.terms();
     // After the id's last holder here, and after every earlier holder of the same node values on
@@ -43,31 +51,52 @@ final class LeaseStart {
         claim.highWater(),
         claim.highWaterFile(),
         claim.highWaterOwner());
-    long startAfter = previous;
-    if (c.mustWait()) {
-      // After whoever may hold the id: one lease time (the longest any record of the namespace
-      // names), and after every high-water mark of the namespace, since a holder whose record was
-      // lost may run on a clock as far ahead as any other holder's. The marks of the lease
-      // directory are read now, with the id's file locked at its path: a holder that renews
-      // after this read sees that its file was replaced and stops.
-      NamespaceMarks.Seen marks =
-          NamespaceMarks.readAll(dir, request.namespace(), System.currentTimeMillis());
-      view.ttlMillis = Math.max(view.ttlMillis, marks.ttlMillis());
-      view.sawHighWater(marks.highWater(), marks.highWaterFile(), marks.highWaterOwner());
-      long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
-      if (view.marksLost) {
-        // the marks may be older than some holder's: wait what the limits allow any holder
-        wait = Math.max(wait, request.limits().maxTtl().toMillis());
-      }
-
-      refuseForeignFuture(
-          dir, request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
-      startAfter =
-          Math.max(
-              Math.max(previous, view.highWater),
-              Math.max(saturatedAdd(now, wait), marks.lostUntil()));
+    if (!c.mustWait()) {
+      return new Start(previous, "");
     }
-    return startAfter;
+    // After whoever may hold the id: one lease time (the longest any record of the namespace
+    // names), and after every high-water mark of the namespace, since a holder whose record was
+    // lost may run on a clock as far ahead as any other holder's. The marks of the lease
+    // directory are read now, with the id's file locked at its path: a holder that renews
+    // after this read sees that its file was replaced and stops.
+    NamespaceMarks.Seen marks =
+        NamespaceMarks.readAll(dir, request.namespace(), System.currentTimeMillis());
+    view.ttlMillis = Math.max(view.ttlMillis, marks.ttlMillis());
+    view.sawHighWater(marks.highWater(), marks.highWaterFile(), marks.highWaterOwner());
+    long wait = Math.max(terms.ttl().toMillis(), view.ttlMillis);
+    if (view.marksLost) {
+      // the marks may be older than some holder's: wait what the limits allow any holder
+      wait = Math.max(wait, request.limits().maxTtl().toMillis());
+    }
+
+    refuseForeignFuture(
+        dir, request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
+    long startAfter =
+        Math.max(
+            Math.max(previous, view.highWater),
+            Math.max(saturatedAdd(now, wait), marks.lostUntil()));
+    return new Start(startAfter, why(c, wait, view.marksLost));
+  }
+
+  private static String why(LeaseCandidate c, long waitMillis, boolean marksLost) {
+    String id = "node id " + c.id();
+    String record =
+        c.previous() == null
+            ? id + " has no readable lease record here (a new or damaged file)"
+            : id
+                + "'s record does not prove that its last holder (pid "
+                + c.previous().pid()
+                + " on "
+                + c.previous().host()
+                + ") stopped";
+    return record
+        + ", so it waits out "
+        + (marksLost
+            ? "the longest lease any holder may have (maxTtl "
+                + LeaseLimits.text(java.time.Duration.ofMillis(waitMillis))
+                + ": the directory's records are older than any live lease)"
+            : "one lease time (" + LeaseLimits.text(java.time.Duration.ofMillis(waitMillis)) + ")")
+        + " and the namespace's high-water marks (docs/node-ids.md#why-the-first-id-may-wait)";
   }
 
   private static long saturatedAdd(long a, long b) {

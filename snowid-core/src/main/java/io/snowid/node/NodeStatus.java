@@ -17,6 +17,8 @@ import java.util.Map;
  * @param detail a human-readable reason, e.g. why the lease is not held
  * @param renewals successful renewals so far
  * @param renewalFailures failed renewal attempts so far
+ * @param waitingUntil while the values are held but the first ID has to wait for the node's
+ *     high-water mark: the instant after which IDs can be issued; null otherwise
  */
 public record NodeStatus(
     boolean held,
@@ -25,8 +27,21 @@ public record NodeStatus(
     Instant validUntil,
     String detail,
     long renewals,
-    long renewalFailures) {
+    long renewalFailures,
+    Instant waitingUntil) {
   public NodeStatus {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  /** A status that is not waiting for a high-water mark. */
+  public NodeStatus(
+      boolean held,
+      String source,
+      Map<String, Long> values,
+      Instant validUntil,
+      String detail,
+      long renewals,
+      long renewalFailures) {
+    this(held, source, values, validUntil, detail, renewals, renewalFailures, null);
   }
 }

@@ -63,7 +63,8 @@ class LeaseOptionsExactTest {
             "fields",
             "renew",
             "maxTtl",
-            "maxSkew");
+            "maxSkew",
+            "connectWait");
     assertThat(LeaseOptions.KEYS).isEqualTo(String.join(", ", LeaseOptions.names()));
   }
 
@@ -114,7 +115,7 @@ class LeaseOptionsExactTest {
         .isInstanceOf(InvalidSettingException.class)
         .hasMessage(
             "node = color is invalid; allowed: file:DIR with the options namespace, ttl, skew,"
-                + " startWait, instance, fields, renew, maxTtl, maxSkew only");
+                + " startWait, instance, fields, renew, maxTtl, maxSkew, connectWait only");
     assertThat(dir).doesNotExist();
   }
 

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
+import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -95,7 +96,8 @@ final class Database implements AutoCloseable {
       if (refused != null) {
         throw refused;
       }
-      throw new NodeIdUnavailableException(
+      throw unreachable(
+          e,
           settings.dialect()
               + " at "
               + settings.describe()
@@ -120,7 +122,8 @@ final class Database implements AutoCloseable {
       product = meta.getDatabaseProductName();
       url = meta.getURL();
     } catch (SQLException | RuntimeException e) {
-      throw new NodeIdUnavailableException(
+      throw unreachable(
+          e,
           "the DataSource "
               + dataSource.getClass().getName()
               + " gave no connection: "
@@ -316,12 +319,12 @@ final class Database implements AutoCloseable {
   private NodeIdUnavailableException failure(
       String what, Exception e, long startedNanos, int queryTimeout) {
     if (e instanceof SQLException sql && Dialect.timedOut(sql)) {
-      return new NodeIdUnavailableException(
+      return new RegistryUnavailableException(
           what + " on " + describe() + " did not answer within " + queryTimeout + " s (cancelled)");
     }
     long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
     if (took >= queryTimeout * 1000L + NETWORK_SLACK_MILLIS) {
-      return new NodeIdUnavailableException(
+      return new RegistryUnavailableException(
           what
               + " on "
               + describe()
@@ -334,8 +337,44 @@ final class Database implements AutoCloseable {
       Thread.currentThread().interrupt(); // kept for the caller
       return new NodeIdUnavailableException(what + " on " + describe() + " was interrupted");
     }
-    return new NodeIdUnavailableException(
-        what + " on " + describe() + " failed: " + settings.scrub(messages(e)));
+    return unreachable(e, what + " on " + describe() + " failed: " + settings.scrub(messages(e)));
+  }
+
+  /**
+   * The failure to report: {@link RegistryUnavailableException} when waiting may help (no
+   * connection: refused, timed out, lost; a database still starting), else a plain one (an unknown
+   * host, a refused password, a missing database fail at once).
+   */
+  static NodeIdUnavailableException unreachable(Throwable e, String message) {
+    return notAnswering(e)
+        ? new RegistryUnavailableException(message)
+        : new NodeIdUnavailableException(message);
+  }
+
+  static boolean notAnswering(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.UnknownHostException) {
+        return false;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("28") || state.equals("3D000") || state.equals("42000")) {
+          return false; // a refused login, or no such database: waiting does not fix it
+        }
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("08") || state.equals("57P03")) {
+          return true; // no connection; the database is starting up
+        }
+      }
+    }
+    return RegistryUnavailableException.notAnswering(e);
   }
 
   /** An exception's message and those of its causes that add something, joined by ": ". */

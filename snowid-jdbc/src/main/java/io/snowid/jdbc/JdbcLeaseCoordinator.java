@@ -179,20 +179,37 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
             "the row of namespace " + namespace + " in " + describe() + " vanished; try again");
       }
     }
-    if (g.loss() != null) {
+    String startReason =
+        g.loss() == null
+            ? ""
+            : "namespace "
+                + namespace
+                + " in "
+                + sql.table
+                + " of "
+                + describe()
+                + ": "
+                + g.loss()
+                + "; so that no holder the table forgot may still issue, its ids start after maxTtl"
+                + " + maxSkew + 1s";
+    if (g.loss() != null
+        && g.found()) { // a loss found under a namespace that had state: an incident
       LOG.log(
-          g.found() ? Level.WARNING : Level.INFO,
-          "namespace {0} in {1} of {2}: {3}; so that no holder the table forgot may still issue,"
-              + " node id {4} starts after {5}",
-          namespace,
-          sql.table,
-          describe(),
-          g.loss(),
+          Level.WARNING,
+          "{0}; node id {1} starts after {2}",
+          startReason,
           g.nodeId(),
           Instant.ofEpochMilli(g.prior()));
     }
     return new Lease(
-        namespace, g.nodeId(), request.instance(), token, g.now(), g.expiresAt(), g.prior());
+        namespace,
+        g.nodeId(),
+        request.instance(),
+        token,
+        g.now(),
+        g.expiresAt(),
+        g.prior(),
+        startReason);
   }
 
   /**

@@ -2,7 +2,9 @@ package io.snowid.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -22,6 +24,7 @@ import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.lease.LeaseTermsException;
 import io.snowid.lease.NamespaceState;
+import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -114,12 +117,15 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       connection = client.connect();
     } catch (RuntimeException e) {
       shutdown(client, resources);
-      throw new NodeIdUnavailableException(
+      String message =
           "Redis at "
               + settings.describe()
               + " cannot be reached: "
               + settings.scrub(String.valueOf(e.getMessage()))
-              + causeOf(e, settings));
+              + causeOf(e, settings);
+      throw notAnswering(e)
+          ? new RegistryUnavailableException(message)
+          : new NodeIdUnavailableException(message);
     }
     RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, resources, client, connection);
     c.warnAboutDurability();
@@ -143,11 +149,14 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     try {
       connection = client.connect();
     } catch (RuntimeException e) {
-      throw new NodeIdUnavailableException(
+      String message =
           settings.describe()
               + " cannot be reached: "
               + settings.scrub(e.getMessage())
-              + causeOf(e, settings));
+              + causeOf(e, settings);
+      throw notAnswering(e)
+          ? new RegistryUnavailableException(message)
+          : new NodeIdUnavailableException(message);
     }
     RedisLeaseCoordinator c = new RedisLeaseCoordinator(settings, null, null, connection);
     c.warnAboutDurability();
@@ -256,6 +265,20 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
           request.limits());
     }
     r.expect("ok");
+    String loss = r.text(5);
+    String startReason =
+        loss.isEmpty()
+            ? ""
+            : "namespace "
+                + request.namespace()
+                + " on "
+                + describe()
+                + ": "
+                + loss
+                + "; so that no holder it forgot may still issue, its ids start after maxTtl +"
+                + " maxSkew + 1s ("
+                + request.limits()
+                + ")";
     Lease lease =
         new Lease(
             request.namespace(),
@@ -264,22 +287,19 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             token,
             r.number(2),
             r.number(3),
-            r.number(4));
+            r.number(4),
+            startReason);
     if (r.acks() < settings.waitReplicas()) {
       releaseQuietly(lease);
       throw r.notReplicated("grant of node id " + lease.nodeId());
     }
-    if (!r.text(5).isEmpty()) {
+    if (r.text(6).equals("1")) { // a loss found under a namespace that had state: an incident
       LOG.log(
-          r.text(6).equals("1") ? Level.WARNING : Level.INFO,
-          "namespace {0} on {1}: {2}; so no holder it forgot may still issue, node id {3}"
-              + " starts after {4} (maxTtl + maxSkew + 1s after the loss was found: {5})",
-          request.namespace(),
-          describe(),
-          r.text(5),
+          Level.WARNING,
+          "{0}; node id {1} starts after {2}",
+          startReason,
           lease.nodeId(),
-          Instant.ofEpochMilli(lease.highWaterMillis()),
-          request.limits());
+          Instant.ofEpochMilli(lease.highWaterMillis()));
     }
     return lease;
   }
@@ -671,7 +691,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       throw unavailable(script, cause);
     } catch (TimeoutException e) {
       f.cancel(true);
-      throw new NodeIdUnavailableException(
+      throw new RegistryUnavailableException(
           "Redis at "
               + describe()
               + " did not answer "
@@ -703,11 +723,41 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
   }
 
   private NodeIdUnavailableException unavailable(LeaseScript script, Throwable e) {
-    return new NodeIdUnavailableException(
+    String message =
         script.name()
             + " on Redis at "
             + describe()
             + " failed: "
-            + settings.scrub(String.valueOf(e.getMessage())));
+            + settings.scrub(String.valueOf(e.getMessage()));
+    return notAnswering(e)
+        ? new RegistryUnavailableException(message)
+        : new NodeIdUnavailableException(message);
+  }
+
+  /**
+   * A failure that may pass by itself: no connection (refused, timed out, closed, commands rejected
+   * while disconnected) or a server still loading its data.
+   */
+  static boolean notAnswering(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof java.net.UnknownHostException
+          || m.startsWith("WRONGPASS")
+          || m.startsWith("NOAUTH")
+          || m.contains("invalid password")) {
+        return false; // fails at once: waiting does not fix a name or a password
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof RedisConnectionException
+          || t instanceof RedisLoadingException
+          || m.startsWith("LOADING")
+          || m.contains("not connected")
+          || m.contains("Connection closed")) {
+        return true;
+      }
+    }
+    return RegistryUnavailableException.notAnswering(e);
   }
 }

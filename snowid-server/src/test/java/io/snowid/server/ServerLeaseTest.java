@@ -52,7 +52,7 @@ class ServerLeaseTest {
       assertThat(r.body())
           .startsWith("{\"status\":\"DOWN\",\"held\":false,\"source\":\"file:" + leases)
           .contains("\"worker\":0")
-          .containsPattern("\"detail\":\"waiting until 20[0-9-]+T[0-9:.]+Z")
+          .containsPattern("\"detail\":\"the first ID waits until 20[0-9-]+T[0-9:.]+Z")
           .contains("(the node's high-water mark)\"");
       assertThat(new Http(server).get("metrics").body()).contains("snowid_lease_held 0.0");
     }

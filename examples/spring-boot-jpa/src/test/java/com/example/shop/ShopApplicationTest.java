@@ -77,7 +77,7 @@ class ShopApplicationTest {
   @Test
   void health_snowidIsUp() throws Exception {
     // A new lease table: the first holder waits one lease time before its first ID, and health
-    // says DOWN ("waiting until … (the node's high-water mark)") until then.
+    // says DOWN ("the first ID waits until …") until then.
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> send(HttpRequest.newBuilder(uri("/actuator/health"))).statusCode() == 200);
