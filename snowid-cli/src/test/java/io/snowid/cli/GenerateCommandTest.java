@@ -78,6 +78,25 @@ class GenerateCommandTest {
     assertThat(all).hasSize(40_000).doesNotHaveDuplicates();
   }
 
+  @Test
+  void generate_freshLeaseDirectory_saysInOneStderrLineHowLongAndWhyItWaits() {
+    Cli first = Cli.run("generate", "-n", "2", "--node", "file:" + leases + "?ttl=2s");
+
+    assertThat(first.exit()).isZero();
+    assertThat(first.outLines()).hasSize(2);
+    assertThat(first.errLines()).hasSize(1);
+    assertThat(first.err())
+        .matches(
+            "snowid: waiting [12]\\.[0-9]s: the first ID waits until 20[0-9-]+T[0-9:.]+Z: node id [0-9]+"
+                + " has no readable lease record here .*one lease time \\(2s\\).*\\R")
+        .contains("docs/node-ids.md#why-the-first-id-may-wait");
+
+    // a restart takes its released id back at once: nothing to wait for, nothing said
+    Cli again = Cli.run("generate", "-n", "2", "--node", "file:" + leases + "?ttl=2s");
+    assertThat(again.exit()).isZero();
+    assertThat(again.err()).isEmpty();
+  }
+
   private static Cli gen(String node) {
     return Cli.run("generate", "-n", "20000", "--node", node);
   }
