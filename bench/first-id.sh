@@ -26,7 +26,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "| backend | fresh: first ID after (announced wait) | restart: first ID after |"
 echo "|---|---|---|"
-for backend in file redis postgres mariadb h2; do
+for backend in file redis postgres mariadb; do
   fresh=() restart=() waits=()
   for ((i = 0; i < rounds; i++)); do
     ns="firstid$(date +%s%N)"
@@ -35,9 +35,7 @@ for backend in file redis postgres mariadb h2; do
       redis) node="redis://127.0.0.1:6379?prefix=$ns" ;;
       postgres) node="jdbc:postgresql://127.0.0.1:5432/test?user=postgres&create=true&namespace=$ns" ;;
       mariadb) node="jdbc:mariadb://127.0.0.1:3306/test?user=root&create=true&namespace=$ns" ;;
-      h2) node="jdbc:h2:$work/$ns/db&create=true" ;;
     esac
-    [[ $backend == h2 ]] && node="jdbc:h2:$work/$ns/db?create=true"
     IFS=$'\t' read -r t w < <(run "$node")
     fresh+=("$t") waits+=("$w")
     IFS=$'\t' read -r t _ < <(run "$node")
