@@ -69,7 +69,9 @@ class SecretsOutputTest {
       })
   void generateAndLeases_unreachableOrMalformed_neverPrintThePassword(String node) {
     for (String command : new String[] {"generate", "leases"}) {
-      Cli r = Cli.run(command, "--verbose", "--node", node);
+      // a second of retries, not connectWait's default 30 s, for the unreachable ones
+      String uri = node + (node.contains("?") ? "&" : "?") + "connectWait=1s";
+      Cli r = Cli.run(command, "--verbose", "--node", uri);
 
       assertThat(r.exit()).as(r.err()).isIn(1, 2);
       assertThat(r.err()).as(command).startsWith("snowid: ").contains("\tat ");

@@ -27,7 +27,8 @@ final class NodeSpec {
           "instance", "lease.instance",
           "fields", "lease.fields",
           "maxTtl", "lease.max-ttl",
-          "maxSkew", "lease.max-skew");
+          "maxSkew", "lease.max-skew",
+          "connectWait", "lease.connect-wait");
 
   private NodeSpec() {}
 
@@ -128,6 +129,7 @@ final class NodeSpec {
     put(o, "instance", l.getInstance());
     put(o, "maxTtl", millis(l.getMaxTtl()));
     put(o, "maxSkew", millis(l.getMaxSkew()));
+    put(o, "connectWait", millis(l.getConnectWait()));
     if (l.getFields() != null && !l.getFields().isEmpty()) {
       o.put("fields", String.join(",", l.getFields()));
     }

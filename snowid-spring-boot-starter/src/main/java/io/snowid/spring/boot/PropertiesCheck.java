@@ -91,7 +91,8 @@ final class PropertiesCheck {
           property
               .replace("start-wait", "startWait")
               .replace("max-ttl", "maxTtl")
-              .replace("max-skew", "maxSkew");
+              .replace("max-skew", "maxSkew")
+              .replace("connect-wait", "connectWait");
       String label =
           property.equals("node") && !setting.equals("node")
               ? "snowid.node option " + setting

@@ -150,6 +150,13 @@ public class SnowIdProperties implements Validator {
     /** How often the lease is renewed; default a third of the ttl, at most half of it. */
     private Duration renew;
 
+    /**
+     * How long the start retries a registry that does not answer yet (refused, timed out, still
+     * starting), 0 to 10m; default 30s; 0 fails at once. An unknown host or a refused login fails
+     * at once.
+     */
+    private Duration connectWait;
+
     /** The identity that gets its previous node id back after a restart; default host:main. */
     private String instance;
 
@@ -202,6 +209,14 @@ public class SnowIdProperties implements Validator {
 
     public void setMaxSkew(Duration maxSkew) {
       this.maxSkew = maxSkew;
+    }
+
+    public Duration getConnectWait() {
+      return connectWait;
+    }
+
+    public void setConnectWait(Duration connectWait) {
+      this.connectWait = connectWait;
     }
 
     public Duration getRenew() {

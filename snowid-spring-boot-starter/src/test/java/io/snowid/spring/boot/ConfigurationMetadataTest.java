@@ -36,6 +36,7 @@ class ConfigurationMetadataTest {
             "snowid.lease.start-wait",
             "snowid.lease.max-ttl",
             "snowid.lease.max-skew",
+            "snowid.lease.connect-wait",
             "snowid.lease.renew",
             "snowid.lease.instance",
             "snowid.lease.fields",

@@ -113,11 +113,15 @@ class StartupFailureTest {
 
   @Test
   void coordinatorOutOfReach_startFailsWithTheReason(CapturedOutput output) {
-    assertThatThrownBy(() -> start("snowid.node=redis://127.0.0.1:1?timeout=1s")).isNotNull();
+    assertThatThrownBy(
+            () ->
+                start("snowid.node=redis://127.0.0.1:1?timeout=1s", "snowid.lease.connect-wait=1s"))
+        .isNotNull();
 
     assertThat(output)
         .contains("snowid could not start its ID generator")
         .contains("redis://127.0.0.1:1 cannot be reached")
+        .contains("no answer within connectWait 1s")
         .contains("Make the node source of snowid.node reachable");
   }
 
