@@ -12,7 +12,6 @@ import io.snowid.lease.LeaseTerms;
 import io.snowid.lease.LeaseTermsException;
 import io.snowid.lease.NamespaceState;
 import io.snowid.node.NodeIdUnavailableException;
-import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.ResultSet;
@@ -42,7 +41,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * is race-free, renewal and release in one conditional statement each, the loss rule, and each
    * statement's time bound.
    */
-  private static final System.Logger LOG = System.getLogger("io.snowid.jdbc");
 
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,255}");
   private static final int CLAIM_ATTEMPTS = 3;
@@ -192,15 +190,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                 + g.loss()
                 + "; so that no holder the table forgot may still issue, its ids start after maxTtl"
                 + " + maxSkew + 1s";
-    if (g.loss() != null
-        && g.found()) { // a loss found under a namespace that had state: an incident
-      LOG.log(
-          Level.WARNING,
-          "{0}; node id {1} starts after {2}",
-          startReason,
-          g.nodeId(),
-          Instant.ofEpochMilli(g.prior()));
-    }
     return new Lease(
         namespace,
         g.nodeId(),

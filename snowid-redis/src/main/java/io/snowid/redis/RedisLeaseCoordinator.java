@@ -293,14 +293,6 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
       releaseQuietly(lease);
       throw r.notReplicated("grant of node id " + lease.nodeId());
     }
-    if (r.text(6).equals("1")) { // a loss found under a namespace that had state: an incident
-      LOG.log(
-          Level.WARNING,
-          "{0}; node id {1} starts after {2}",
-          startReason,
-          lease.nodeId(),
-          Instant.ofEpochMilli(lease.highWaterMillis()));
-    }
     return lease;
   }
 
