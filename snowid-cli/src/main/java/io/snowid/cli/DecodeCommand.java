@@ -4,6 +4,7 @@ import io.snowid.DecodedId;
 import io.snowid.InvalidIdException;
 import io.snowid.Layout;
 import io.snowid.codec.IdCodec;
+import io.snowid.codec.UndetectedFormException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,8 @@ import picocli.CommandLine.Parameters;
     versionProvider = VersionProvider.class,
     description = {
       "Show the time (ISO-8601 UTC), node fields and sequence of IDs.",
-      "The text form is detected when only one form can read an ID (all digits: decimal);"
-          + " otherwise say which with --format."
+      "Digits are read as decimal; an ID as long as a fixed-width form (11, 13, 14 or 16"
+          + " characters) needs --format."
     })
 final class DecodeCommand extends SnowIdSubcommand {
   @Parameters(arity = "1..*", paramLabel = "ID", description = "IDs in any text form.")
@@ -43,7 +44,7 @@ final class DecodeCommand extends SnowIdSubcommand {
     List<DecodedId> decoded = new ArrayList<>();
     for (String text : ids) {
       String t = text.trim();
-      IdCodec codec = given != null ? given : IdCodec.detect(t);
+      IdCodec codec = given != null ? given : detect(t);
       long id = codec.decode(t);
       try {
         decoded.add(l.decode(id));
@@ -61,6 +62,14 @@ final class DecodeCommand extends SnowIdSubcommand {
     }
     flushOut();
     return 0;
+  }
+
+  private static IdCodec detect(String text) {
+    try {
+      return IdCodec.detect(text);
+    } catch (UndetectedFormException e) {
+      throw new InvalidIdException(Errors.cut(text), e.reasonWith("--format "));
+    }
   }
 
   private static Table table(Layout layout, List<DecodedId> decoded) {

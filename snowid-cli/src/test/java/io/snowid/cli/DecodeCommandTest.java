@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class DecodeCommandTest {
@@ -48,34 +49,47 @@ class DecodeCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"1565a11f6217a000", "1ASD13XH1F800", "1ASD13XH1F800B", "0bppc0m3ju134"})
-  void decode_unambiguousTextForm_isDetected(String text) {
-    Cli r = Cli.run("decode", "--json", text);
+  @CsvSource({
+    "1565a11f6217a000, hex",
+    "1ASD13XH1F800, base32",
+    "1ASD13XH1F800B, base32check",
+    "0bppc0m3ju134, base36",
+    "1ptWyK4WgZU, base62"
+  })
+  void decode_fixedWidthFormWithItsFormat_decodes(String text, String form) {
+    Cli r = Cli.run("decode", "--format", form, "--json", text);
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("{\"id\":\"1541815603606036480\",");
   }
 
   @Test
-  void decode_ambiguousForm_exits2NamingTheCandidates() {
+  void decode_lengthOfAFixedWidthForm_exits2WithOneLineNamingTheFormatToPass() {
+    Cli r = Cli.run("decode", "1565a11f6217a000");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.errLines())
+        .containsExactly(
+            "snowid: invalid id '1565a11f6217a000': 16 characters can be hex or decimal, so the"
+                + " form is not guessed; pass --format hex");
+  }
+
+  @Test
+  void decode_elevenCharacters_exits2NamingEachFormatThatReadsIt() {
     Cli r = Cli.run("decode", "1ptWyK4WgZU");
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.errLines()).hasSize(1);
-    assertThat(r.err()).contains("base62").contains("base64url");
-  }
-
-  @Test
-  void decode_ambiguousFormWithFormat_decodes() {
-    Cli r = Cli.run("decode", "--format", "base62", "--json", "1ptWyK4WgZU");
-
-    assertThat(r.exit()).isZero();
-    assertThat(r.out()).startsWith("{\"id\":\"1541815603606036480\",");
+    assertThat(r.errLines())
+        .containsExactly(
+            "snowid: invalid id '1ptWyK4WgZU': 11 characters can be base62, base62-legacy,"
+                + " base64url or decimal, so the form is not guessed; pass --format base62,"
+                + " --format base62-legacy or --format base64url");
   }
 
   @Test
   void decode_64BitLayout_printsTheIdUnsigned() {
-    Cli r = Cli.run("decode", "--layout", "discord", "ffffffffffffffff");
+    Cli r = Cli.run("decode", "--layout", "discord", "--format", "hex", "ffffffffffffffff");
 
     assertThat(r.exit()).isZero();
     assertThat(r.outLines().get(1)).startsWith("18446744073709551615  ");

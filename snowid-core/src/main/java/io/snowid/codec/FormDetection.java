@@ -4,19 +4,13 @@ import io.snowid.InvalidIdException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@link IdCodec#detect}: which text form reads an ID, when only one does. */
+/**
+ * {@link IdCodec#detect}: the length of a text decides. A length that no fixed-width form prints is
+ * decimal; a length that one does (11, 13, 14, 16) is never guessed, whatever its characters, since
+ * decimal and the other forms of that width can print it too. Rationale: docs/design.md, "Detecting
+ * the text form".
+ */
 final class FormDetection {
-  /** Every form but {@code base62-legacy}, which is only ever read when asked for. */
-  private static final List<IdCodec> DETECTED =
-      List.of(
-          IdCodec.DECIMAL,
-          IdCodec.HEX,
-          IdCodec.BASE32,
-          IdCodec.BASE32_CHECK,
-          IdCodec.BASE36,
-          IdCodec.BASE62,
-          IdCodec.BASE64URL);
-
   private static final int QUOTED = 40;
 
   private FormDetection() {}
@@ -25,53 +19,43 @@ final class FormDetection {
     if (text == null || text.isEmpty()) {
       throw new InvalidIdException(String.valueOf(text), "empty");
     }
-    IdFormatException decimalError = null;
-    if (allDigits(text)) {
-      try {
-        IdCodec.DECIMAL.decode(text);
+    boolean digits = allDigits(text);
+    List<IdCodec> atWidth = new ArrayList<>();
+    for (IdCodec codec : Codecs.ALL) {
+      if (codec.fixedWidth() && codec.width() == text.length()) {
+        atWidth.add(codec);
+      }
+    }
+    if (atWidth.isEmpty()) {
+      if (digits) {
+        IdCodec.DECIMAL.decode(text); // a leading zero or above 2^64-1: the decimal error
         return IdCodec.DECIMAL;
-      } catch (IdFormatException e) {
-        decimalError = e;
       }
+      throw notAnyForm(text);
     }
-    List<IdCodec> readers = new ArrayList<>();
-    for (IdCodec codec : DETECTED) {
+    List<String> candidates = new ArrayList<>();
+    List<String> readers = new ArrayList<>();
+    for (IdCodec codec : atWidth) {
+      candidates.add(codec.name());
       if (reads(codec, text)) {
-        readers.add(codec);
+        readers.add(codec.name());
       }
     }
-    if (readers.size() > 1) {
-      List<IdCodec> canonical = new ArrayList<>();
-      for (IdCodec codec : readers) {
-        if (codec.encode(codec.decode(text)).equals(text)) {
-          canonical.add(codec);
-        }
-      }
-      if (canonical.size() == 1) {
-        return canonical.get(0);
-      }
-    }
-    if (readers.size() == 1) {
-      return readers.get(0);
+    candidates.add(IdCodec.DECIMAL.name());
+    if (digits && reads(IdCodec.DECIMAL, text)) {
+      readers.add(IdCodec.DECIMAL.name());
     }
     if (readers.isEmpty()) {
-      if (decimalError != null) {
-        throw decimalError;
-      }
-      throw new InvalidIdException(
-          shorten(text),
-          "not an id in any text form: expected decimal (1-20 digits), hex (16), base32 (13),"
-              + " base32check (14), base36 (13), base62 (11) or base64url (11)");
+      throw notAnyForm(text);
     }
-    List<String> names = new ArrayList<>();
-    for (IdCodec codec : readers) {
-      names.add(codec.name());
-    }
-    throw new InvalidIdException(
-        text,
-        "ambiguous: it reads as "
-            + String.join(" and as ", names)
-            + "; say which with the format option");
+    throw new UndetectedFormException(text, candidates, readers);
+  }
+
+  private static InvalidIdException notAnyForm(String text) {
+    return new InvalidIdException(
+        shorten(text),
+        "not an id in any text form: expected decimal (1-20 digits), hex (16), base32 (13),"
+            + " base32check (14), base36 (13), base62 (11), base62-legacy (11) or base64url (11)");
   }
 
   private static boolean reads(IdCodec codec, String text) {

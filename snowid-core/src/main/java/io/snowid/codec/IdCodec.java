@@ -121,17 +121,20 @@ public interface IdCodec {
   }
 
   /**
-   * The one text form that reads {@code text}, for input whose form is not given.
+   * The text form of {@code text}, for input whose form is not given; decided by its length alone,
+   * so every text of one length gets the same outcome.
    *
-   * <p>All digits is {@code decimal}. Otherwise every form except {@code base62-legacy} (only ever
-   * read when asked for) tries to decode the text; if exactly one can, that is the form. If several
-   * can, the one whose own output is exactly the text wins: canonical {@code base32} is upper case,
-   * {@code base36} lower case. Anything else is ambiguous: 11 letters and digits, for example, read
-   * as both {@code base62} and {@code base64url}, and the caller has to say which.
+   * <p>All digits, of a length no fixed-width form prints (1&ndash;10, 12, 15, 17&ndash;20), is
+   * {@code decimal}. A text as long as a fixed-width form (11: {@code base62}, {@code
+   * base62-legacy}, {@code base64url}; 13: {@code base32}, {@code base36}; 14: {@code base32check};
+   * 16: {@code hex}) is never guessed, whatever its characters: decimal and, at 11 and 13, other
+   * forms print that length too. It throws {@link UndetectedFormException} naming the forms that
+   * read it; pass one of them to {@link #named}.
    *
-   * @throws InvalidIdException if no form reads the text, or several do (the message names them);
-   *     an all-digits text that is no decimal ID (a leading zero, above 2^64&minus;1) gets the
-   *     decimal codec's {@link IdFormatException}
+   * @throws UndetectedFormException for a text as long as a fixed-width form that some form reads
+   * @throws InvalidIdException if no form reads the text; an all-digits text of a decimal length
+   *     that is no decimal ID (a leading zero, above 2^64&minus;1) gets the decimal codec's {@link
+   *     IdFormatException}
    */
   static IdCodec detect(String text) {
     return FormDetection.detect(text);

@@ -4,6 +4,7 @@ import io.snowid.DecodedId;
 import io.snowid.InvalidIdException;
 import io.snowid.Layout;
 import io.snowid.codec.IdCodec;
+import io.snowid.codec.UndetectedFormException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -33,7 +34,7 @@ final class DecodeEndpoint {
     }
     Layout l = query.get("layout") == null ? layout : Layout.preset(query.get("layout"));
     String format = query.get("format");
-    IdCodec codec = format == null ? IdCodec.detect(text) : IdCodec.named(format);
+    IdCodec codec = format == null ? detect(text) : IdCodec.named(format);
     long id = codec.decode(text);
     DecodedId d;
     try {
@@ -42,5 +43,13 @@ final class DecodeEndpoint {
       throw new InvalidIdException(Query.shorten(text), e.reason()); // the input, not the number
     }
     return Replies.json(response, callback, 200, d.toJson());
+  }
+
+  private static IdCodec detect(String text) {
+    try {
+      return IdCodec.detect(text);
+    } catch (UndetectedFormException e) {
+      throw new InvalidIdException(Query.shorten(text), e.reasonWith("?format="));
+    }
   }
 }

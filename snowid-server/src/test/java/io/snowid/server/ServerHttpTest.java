@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -178,17 +179,37 @@ class ServerHttpTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"1565a11f6217a000", "1ASD13XH1F800", "1ASD13XH1F800B", "0bppc0m3ju134"})
-  void decode_unambiguousForm_isDetected(String text) {
-    HttpResponse<String> r = http.get("decode/" + text);
+  @CsvSource({
+    "1565a11f6217a000, hex",
+    "1ASD13XH1F800, base32",
+    "1ASD13XH1F800B, base32check",
+    "0bppc0m3ju134, base36"
+  })
+  void decode_fixedWidthFormWithItsFormat_decodes(String text, String form) {
+    HttpResponse<String> r = http.get("decode/" + text + "?format=" + form);
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body()).startsWith("{\"id\":\"1541815603606036480\",");
   }
 
   @Test
-  void decode_ambiguousForm_returns400ListingTheCandidates() {
-    assertJsonError(http.get("decode/1ptWyK4WgZU"), 400, "base62 and as base64url");
+  void decode_lengthOfAFixedWidthForm_returns400NamingTheFormatToPass() {
+    HttpResponse<String> r = http.get("decode/1565a11f6217a000");
+
+    assertJsonError(r, 400, "");
+    assertThat(r.body())
+        .isEqualTo(
+            "{\"error\":\"invalid id '1565a11f6217a000': 16 characters can be hex or decimal,"
+                + " so the form is not guessed; pass ?format=hex\"}");
+  }
+
+  @Test
+  void decode_elevenCharacters_returns400NamingEachFormatThatReadsIt() {
+    assertJsonError(
+        http.get("decode/1ptWyK4WgZU"),
+        400,
+        "11 characters can be base62, base62-legacy, base64url or decimal, so the form is not"
+            + " guessed; pass ?format=base62, ?format=base62-legacy or ?format=base64url");
   }
 
   @Test
@@ -212,7 +233,7 @@ class ServerHttpTest {
 
   @Test
   void decode_unsignedIdOf64BitLayout_printsItUnsigned() {
-    HttpResponse<String> r = http.get("decode/ffffffffffffffff?layout=discord");
+    HttpResponse<String> r = http.get("decode/ffffffffffffffff?layout=discord&format=hex");
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body()).startsWith("{\"id\":\"18446744073709551615\",");
