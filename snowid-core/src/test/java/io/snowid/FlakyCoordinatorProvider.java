@@ -7,6 +7,7 @@ import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Set;
 
 /**
  * A test coordinator for {@code flaky:DIR}: unreachable while the file {@code DIR.down} exists
@@ -22,6 +23,11 @@ public final class FlakyCoordinatorProvider implements LeaseCoordinatorProvider 
   @Override
   public boolean supports(String uri) {
     return uri.startsWith(SCHEME);
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of(SCHEME);
   }
 
   @Override

@@ -217,7 +217,8 @@ class SnowflakeLeaseTest {
         .hasMessageContaining("node");
     assertThatThrownBy(() -> Snowflake.builder().nodeSource("zookeeper://x").build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("file:DIR");
+        .hasMessageContaining("(file:, flaky:)")
+        .hasMessageContaining("io.snowid:snowid-zookeeper");
     assertThatThrownBy(() -> Snowflake.builder().nodeSource("file:/tmp/x?ttl=1h5m").build())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("ttl");

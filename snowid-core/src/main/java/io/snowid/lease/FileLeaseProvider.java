@@ -2,6 +2,7 @@ package io.snowid.lease;
 
 import io.snowid.InvalidSettingException;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * The {@code file:DIR} lease coordinator: a lease directory shared by the processes of one host.
@@ -14,6 +15,11 @@ public final class FileLeaseProvider implements LeaseCoordinatorProvider {
   @Override
   public boolean supports(String uri) {
     return uri.startsWith("file:");
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("file:");
   }
 
   /**

@@ -2,6 +2,7 @@ package io.snowid.lease;
 
 import io.snowid.node.NodeIdUnavailableException;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Opens {@link LeaseCoordinator}s for the URIs of one scheme, and says how they are best used.
@@ -12,6 +13,15 @@ import java.time.Duration;
 public interface LeaseCoordinatorProvider {
   /** Whether this provider opens the URI, e.g. {@code uri.startsWith("redis://")}. */
   boolean supports(String uri);
+
+  /**
+   * The schemes this provider opens, as a user writes them ({@code redis://}, {@code
+   * jdbc:postgresql:}, {@code file:}): named to a user whose URI no provider supports. Default
+   * none.
+   */
+  default Set<String> schemes() {
+    return Set.of();
+  }
 
   /**
    * Opens a coordinator (connects, creates the tables, keys or folders it needs).

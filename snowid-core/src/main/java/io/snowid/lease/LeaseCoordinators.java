@@ -11,7 +11,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -70,15 +69,10 @@ public final class LeaseCoordinators {
         if (p.supports(uri)) {
           return p;
         }
-        found.add(p.getClass().getName());
+        found.addAll(p.schemes());
       }
     }
-    throw new InvalidSettingException(
-        "node",
-        Secrets.scrub(uri),
-        "the URI of a lease coordinator on the class path (file:DIR is built in; found "
-            + String.join(", ", new LinkedHashSet<>(found))
-            + ")");
+    throw new InvalidSettingException("node", Secrets.scrub(uri), Schemes.unsupported(uri, found));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.snowid.jdbc;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinatorProvider;
 import java.time.Duration;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -26,6 +27,11 @@ public final class JdbcLeaseProvider implements LeaseCoordinatorProvider {
   @Override
   public boolean supports(String uri) {
     return JdbcSettings.supports(uri);
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("jdbc:postgresql:", "jdbc:mariadb:", "jdbc:mysql:", "jdbc:h2:");
   }
 
   @Override

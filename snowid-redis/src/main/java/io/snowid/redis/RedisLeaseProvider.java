@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinatorProvider;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Node leases on Redis, for fleets that span hosts: {@code
@@ -43,6 +44,11 @@ public final class RedisLeaseProvider implements LeaseCoordinatorProvider {
   @Override
   public boolean supports(String uri) {
     return RedisSettings.supports(uri);
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("redis://", "rediss://", "redis-sentinel://");
   }
 
   @Override

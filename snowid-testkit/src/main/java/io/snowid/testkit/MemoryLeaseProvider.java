@@ -4,6 +4,7 @@ import io.snowid.InvalidSettingException;
 import io.snowid.lease.LeaseCoordinator;
 import io.snowid.lease.LeaseCoordinatorProvider;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,6 +25,11 @@ public final class MemoryLeaseProvider implements LeaseCoordinatorProvider {
   @Override
   public boolean supports(String uri) {
     return uri.startsWith("memory:");
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("memory:");
   }
 
   @Override
