@@ -5,6 +5,7 @@ import io.snowid.node.NodeIdChain;
 import io.snowid.node.NodeLease;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -45,14 +46,48 @@ final class NodeSources {
             ? Resolved.given(s.node(), s.lease())
             : fromSpec(s.nodeSpec(), s.layout(), s.node(), s.time());
     if (r.lease() == null) {
-      for (Layout.Field f : s.layout().nodeFields()) {
-        if (!r.values().containsKey(f.name())) {
-          throw new InvalidSettingException(
-              f.name(), "unset", "0.." + f.max() + " (every node field of the layout needs one)");
-        }
+      List<Layout.Field> missing =
+          s.layout().nodeFields().stream().filter(f -> !r.values().containsKey(f.name())).toList();
+      if (!missing.isEmpty() && s.nodeSpec() != null) {
+        throw new InvalidSettingException(
+            "node",
+            s.nodeSpec(),
+            "static: with a value for every node field of the layout, e.g. static:"
+                + String.join(
+                    ",",
+                    s.layout().nodeFields().stream().map(f -> f.name() + "=0.." + f.max()).toList())
+                + " ("
+                + names(missing)
+                + (missing.size() == 1 ? " has" : " have")
+                + " none)");
+      }
+      if (!missing.isEmpty()) {
+        throw unset(missing);
       }
     }
     return r;
+  }
+
+  /**
+   * Node fields without a value, named with the builder calls that give them one. The builder has
+   * no default node source: see docs/design.md, "A builder without a node source".
+   */
+  private static InvalidSettingException unset(List<Layout.Field> missing) {
+    String calls =
+        String.join(
+            " and ",
+            missing.stream().map(f -> "node(\"" + f.name() + "\", 0.." + f.max() + ")").toList());
+    String allowed =
+        "nodeSource(\""
+            + LeaseCoordinators.DEFAULT_FILE_URI
+            + "\") (this host's lease directory, SnowId's default), nodeSource(\"auto\"), a"
+            + " coordinator such as nodeSource(\"redis://host\"), or "
+            + calls;
+    return new InvalidSettingException(
+        missing.get(0).name(),
+        "unset",
+        allowed,
+        names(missing) + (missing.size() == 1 ? " has" : " have") + " no value; call " + allowed);
   }
 
   /** Resolves {@code spec}; a lease coordinator URI opens a lease that the caller then owns. */
@@ -99,6 +134,10 @@ final class NodeSources {
     }
     NodeLease lease = LeaseCoordinators.lease(spec, layout, explicit, time);
     return new Resolved(Map.of(), spec, lease, true);
+  }
+
+  private static String names(List<Layout.Field> fields) {
+    return String.join(" and ", fields.stream().map(Layout.Field::name).toList());
   }
 
   private static String describe(Map<String, Long> explicit) {

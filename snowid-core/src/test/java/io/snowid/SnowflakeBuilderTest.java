@@ -3,6 +3,7 @@ package io.snowid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.snowid.lease.LeaseCoordinators;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,11 +36,33 @@ class SnowflakeBuilderTest {
   }
 
   @Test
-  void build_nodeFieldUnset_throwsNamingTheField() {
+  void build_nodeFieldUnset_throwsNamingTheFieldAndTheCallThatSetsIt() {
     assertThatThrownBy(() -> Snowflake.builder().node("worker", 1).build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("datacenter")
-        .hasMessageContaining("unset");
+        .hasMessageStartingWith("datacenter has no value; call nodeSource(")
+        .hasMessageEndingWith(", or node(\"datacenter\", 0..31)");
+  }
+
+  @Test
+  void build_withNothingSet_pointsToNodeSourceAndTheHostsLeaseDirectory() {
+    assertThatThrownBy(() -> Snowflake.builder().build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage(
+            "datacenter and worker have no value; call nodeSource(\""
+                + LeaseCoordinators.DEFAULT_FILE_URI
+                + "\") (this host's lease directory, SnowId's default), nodeSource(\"auto\"), a"
+                + " coordinator such as nodeSource(\"redis://host\"), or node(\"datacenter\","
+                + " 0..31) and node(\"worker\", 0..31)");
+  }
+
+  @Test
+  void build_staticSourceMissingAField_saysWhichInTheStaticForm() {
+    assertThatThrownBy(() -> Snowflake.builder().nodeSource("static:worker=1").build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage(
+            "node = static:worker=1 is invalid; allowed: static: with a value for every node field"
+                + " of the layout, e.g. static:datacenter=0..31,worker=0..31 (datacenter has"
+                + " none)");
   }
 
   @Test
