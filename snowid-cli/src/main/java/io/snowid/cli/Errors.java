@@ -8,12 +8,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -44,28 +44,18 @@ final class Errors implements IParameterExceptionHandler, IExecutionExceptionHan
     return BAD_INPUT;
   }
 
-  /** picocli's message, unless a clearer one can be said: the range of a number, the commands. */
+  /**
+   * picocli's message, unless a clearer one can be said: the range of a number, the command or
+   * option meant.
+   */
   private static String parseLine(ParameterException ex, String... uris) {
     if (ex.getCause() instanceof Ranged.OutOfRange r) {
       return line(r, uris);
     }
     if (ex instanceof UnmatchedArgumentException u) {
-      CommandSpec spec = u.getCommandLine().getCommandSpec();
-      List<String> unmatched = u.getUnmatched();
-      if (!spec.subcommands().isEmpty()
-          && spec.positionalParameters().isEmpty()
-          && !unmatched.isEmpty()
-          && !unmatched.get(0).startsWith("-")) {
-        String command = spec.qualifiedName();
-        return "snowid: unknown command '"
-            + cut(Secrets.scrub(unmatched.get(0), uris))
-            + "'"
-            + (command.equals("snowid") ? "" : " of " + command)
-            + "; the commands are "
-            + String.join(", ", spec.subcommands().keySet())
-            + " (see "
-            + command
-            + " --help)";
+      Optional<String> unknown = Unknown.line(u, uris);
+      if (unknown.isPresent()) {
+        return unknown.get();
       }
     }
     return line(ex, uris);

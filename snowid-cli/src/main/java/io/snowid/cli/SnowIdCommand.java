@@ -83,6 +83,9 @@ public final class SnowIdCommand implements Runnable {
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionExceptionHandler(errors);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // picocli takes any argument after a help command, so "generate-completion --hlep" would print
+    // the script; as an ordinary command it refuses unknown options like every other
+    cl.getSubcommands().get("generate-completion").getCommandSpec().helpCommand(false);
     return cl;
   }
 }
