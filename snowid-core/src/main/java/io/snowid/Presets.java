@@ -60,7 +60,14 @@ final class Presets {
   static Layout get(String name) {
     String spec = SPECS.get(name);
     if (spec == null) {
-      throw new InvalidSettingException("layout", name, "a spec string or one of " + names());
+      throw new InvalidSettingException(
+          "layout",
+          name,
+          "a spec string or one of "
+              + String.join(", ", names())
+              + InvalidSettingException.nearMiss(name, names())
+                  .map(n -> "; did you mean " + n + "?")
+                  .orElse(""));
     }
     return CACHE.computeIfAbsent(name, n -> LayoutSpec.parse(spec));
   }

@@ -107,6 +107,14 @@ class LayoutTest {
   }
 
   @Test
+  void preset_misspeltName_listsThePresetsAndTheOneMeant() {
+    assertThatThrownBy(() -> Layout.preset("discrod"))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("allowed: a spec string or one of twitter, westid, discord,")
+        .hasMessageEndingWith(", int32; did you mean discord?");
+  }
+
+  @Test
   void preset_specString_isParsed() {
     assertThat(Layout.preset("time=41,worker=10,sequence=12,epoch=0").nodeFields())
         .extracting(Layout.Field::name)

@@ -110,9 +110,25 @@ public interface IdCodec {
   static IdCodec named(String name) {
     IdCodec codec = name == null ? null : Codecs.BY_NAME.get(name.toLowerCase(Locale.ROOT));
     if (codec == null) {
-      throw new InvalidSettingException("format", name, "one of " + String.join(", ", names()));
+      throw new InvalidSettingException(
+          "format",
+          name,
+          "one of "
+              + String.join(", ", names())
+              + InvalidSettingException.nearMiss(name, sameRadix(name))
+                  .map(n -> "; did you mean " + n + "?")
+                  .orElse(""));
     }
     return codec;
+  }
+
+  /**
+   * The names whose digits are those of {@code name}: {@code base58} is another encoding, not a
+   * misspelt {@code base36}.
+   */
+  private static List<String> sameRadix(String name) {
+    String digits = name == null ? "" : name.replaceAll("[^0-9]", "");
+    return names().stream().filter(n -> n.replaceAll("[^0-9]", "").equals(digits)).toList();
   }
 
   /** The names of all codecs, in a stable order. */

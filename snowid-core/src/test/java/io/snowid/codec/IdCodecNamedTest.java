@@ -41,6 +41,15 @@ class IdCodecNamedTest {
   }
 
   @Test
+  void named_misspelt_namesTheFormMeant_butAnotherRadixIsNoMisspelling() {
+    assertThatThrownBy(() -> IdCodec.named("hexa"))
+        .hasMessageEndingWith(", base64url; did you mean hex?");
+    assertThatThrownBy(() -> IdCodec.named("base64-url"))
+        .hasMessageEndingWith("; did you mean base64url?");
+    assertThatThrownBy(() -> IdCodec.named("base58")).hasMessageEndingWith(", base64url");
+  }
+
+  @Test
   void named_unknown_throwsInvalidSettingListingTheNames() {
     assertThatThrownBy(() -> IdCodec.named("base58"))
         .isInstanceOfSatisfying(

@@ -15,6 +15,7 @@ import org.eclipse.jetty.util.Callback;
  */
 final class DecodeEndpoint {
   private static final int MAX_ID_LENGTH = 64;
+  private static final String EXAMPLE = "/decode/1541815603606036480";
 
   private final Layout layout;
 
@@ -26,15 +27,16 @@ final class DecodeEndpoint {
     Query query = Query.parse(request.getHttpURI().getQuery(), "format", "layout");
     String text = path.substring(Endpoint.DECODE_PREFIX.length());
     if (text.isEmpty()) {
-      throw HttpError.badRequest("no id after /decode/");
+      throw HttpError.badRequest("no id after /decode/ (e.g. " + EXAMPLE + ")");
     }
     if (text.length() > MAX_ID_LENGTH) {
       throw new InvalidIdException(
           Query.shorten(text), "longer than " + MAX_ID_LENGTH + " characters");
     }
-    Layout l = query.get("layout") == null ? layout : Layout.preset(query.get("layout"));
-    String format = query.get("format");
-    IdCodec codec = format == null ? detect(text) : IdCodec.named(format);
+    Layout given = query.read("layout", Layout::preset, EXAMPLE + "?layout=discord");
+    Layout l = given == null ? layout : given;
+    IdCodec named = query.read("format", IdCodec::named, EXAMPLE + "?format=decimal");
+    IdCodec codec = named == null ? detect(text) : named;
     long id = codec.decode(text);
     DecodedId d;
     try {

@@ -1,6 +1,5 @@
 package io.snowid.server;
 
-import io.snowid.InvalidSettingException;
 import io.snowid.Snowflake;
 import io.snowid.codec.IdCodec;
 import org.eclipse.jetty.server.Request;
@@ -36,7 +35,7 @@ final class IdEndpoints {
    */
   int id(Request request, Response response, Exchange exchange, boolean mayWait) {
     String raw = request.getHttpURI().getQuery();
-    IdCodec codec = raw == null ? null : codec(Query.parse(raw, "format"));
+    IdCodec codec = raw == null ? null : codec(Query.parse(raw, "format"), "/id?format=hex");
     long id = generator.tryNextId();
     if (id == Snowflake.NO_ID) {
       if (!mayWait) {
@@ -61,7 +60,7 @@ final class IdEndpoints {
   int ids(Request request, Response response, Exchange exchange) {
     Query query = Query.parse(request.getHttpURI().getQuery(), "count", "format");
     int count = count(query.get("count"));
-    IdCodec codec = codec(query);
+    IdCodec codec = codec(query, "/ids?count=10&format=hex");
     if (!exchange.connected()) {
       return exchange.gone();
     }
@@ -119,19 +118,16 @@ final class IdEndpoints {
   }
 
   /** Decimal (null) unless {@code format} names another form. */
-  private static IdCodec codec(Query query) {
-    String name = query.get("format");
-    if (name == null) {
-      return null;
-    }
-    IdCodec codec = IdCodec.named(name);
+  private static IdCodec codec(Query query, String example) {
+    IdCodec codec = query.read("format", IdCodec::named, example);
     return codec == IdCodec.DECIMAL ? null : codec;
   }
 
   static int count(String value) {
-    String allowed = "1.." + ServerConfig.MAX_COUNT;
+    String allowed =
+        "allowed: 1.." + ServerConfig.MAX_COUNT + ", the number of IDs (e.g. /ids?count=10)";
     if (value == null) {
-      throw new InvalidSettingException("count", "missing", allowed);
+      throw HttpError.badRequest("query parameter count is missing; " + allowed);
     }
     int n = 0;
     boolean valid = !value.isEmpty() && value.length() <= 6;
@@ -141,7 +137,8 @@ final class IdEndpoints {
       n = n * 10 + (c - '0');
     }
     if (!valid || n < 1 || n > ServerConfig.MAX_COUNT) {
-      throw new InvalidSettingException("count", Query.shorten(value), allowed);
+      throw HttpError.badRequest(
+          "query parameter count = " + Query.shorten(value) + " is invalid; " + allowed);
     }
     return n;
   }

@@ -1,10 +1,12 @@
 package io.snowid.server;
 
+import io.snowid.InvalidSettingException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The query parameters of a request, checked against the names an endpoint accepts: an unknown or
@@ -41,7 +43,11 @@ final class Query {
         throw HttpError.badRequest(
             "unknown query parameter '"
                 + shorten(name)
-                + "'; allowed: "
+                + "'"
+                + InvalidSettingException.nearMiss(name, Arrays.asList(allowed))
+                    .map(n -> "; did you mean " + n + "?")
+                    .orElse(";")
+                + " allowed: "
                 + (allowed.length == 0 ? "none" : String.join(", ", allowed)));
       }
       if (values.put(name, value) != null) {
@@ -71,5 +77,23 @@ final class Query {
   /** The value, or null when the parameter is absent. */
   String get(String name) {
     return values.get(name);
+  }
+
+  /**
+   * The value of parameter {@code name} read by {@code read}, or null when it is absent.
+   *
+   * @throws HttpError 400 naming the query parameter, what it may be and {@code example}, when
+   *     {@code read} refuses the value
+   */
+  <T> T read(String name, Function<String, T> read, String example) {
+    String value = values.get(name);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return read.apply(value);
+    } catch (InvalidSettingException e) {
+      throw HttpError.badRequest("query parameter " + e.getMessage() + " (e.g. " + example + ")");
+    }
   }
 }

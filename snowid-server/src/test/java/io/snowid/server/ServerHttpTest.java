@@ -163,7 +163,7 @@ class ServerHttpTest {
 
   @Test
   void ids_noCount_returns400() {
-    assertJsonError(http.get("ids"), 400, "count = missing is invalid; allowed: 1..100000");
+    assertJsonError(http.get("ids"), 400, "query parameter count is missing; allowed: 1..100000");
   }
 
   @Test

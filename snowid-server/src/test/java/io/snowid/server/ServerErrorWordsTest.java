@@ -1,0 +1,61 @@
+package io.snowid.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A 400 says what a client wrote wrong in the words of the HTTP interface: the query parameter or
+ * path, what it may be, an example; a near miss of a parameter name gets "did you mean".
+ */
+class ServerErrorWordsTest {
+  private static SnowIdServer server;
+  private static Http http;
+
+  @BeforeAll
+  static void start() {
+    server =
+        SnowIdServer.start(
+            ServerConfig.defaults().withPort(0).withNode("static:worker=3,datacenter=1"));
+    http = new Http(server);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "ids|query parameter count is missing; allowed: 1..100000, the number of IDs (e.g."
+            + " /ids?count=10)",
+        "ids?count=abc|query parameter count = abc is invalid; allowed: 1..100000, the number of"
+            + " IDs (e.g. /ids?count=10)",
+        "ids?count=0|query parameter count = 0 is invalid; allowed: 1..100000, the number of IDs"
+            + " (e.g. /ids?count=10)",
+        "ids?cuont=5|unknown query parameter 'cuont'; did you mean count? allowed: count, format",
+        "id?fromat=hex|unknown query parameter 'fromat'; did you mean format? allowed: format",
+        "id?format=hexa|query parameter format = hexa is invalid; allowed: one of decimal, hex,"
+            + " base32, base32check, base36, base62, base62-legacy, base64url; did you mean hex? (e.g."
+            + " /id?format=hex)",
+        "decode/|no id after /decode/ (e.g. /decode/1541815603606036480)",
+        "decode/1?layout=twiter|query parameter layout = twiter is invalid; allowed: a spec string"
+            + " or one of twitter, westid,",
+        "decode/1?layout=twitter&format=hexx|query parameter format = hexx is invalid; allowed:"
+            + " one of decimal,",
+      })
+  void aBadRequest_isExplainedInTheTermsOfTheHttpInterface(String path, String error) {
+    HttpResponse<String> r = http.get(path);
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(r.body()).startsWith("{\"error\":\"" + error.replace("\"", "\\\""));
+    assertThat(r.body()).doesNotContain("= missing").doesNotContain("Exception");
+  }
+}
