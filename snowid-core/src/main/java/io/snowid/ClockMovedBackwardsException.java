@@ -1,5 +1,6 @@
 package io.snowid;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -20,8 +21,8 @@ public class ClockMovedBackwardsException extends SnowIdException {
             + ", time source now "
             + Instant.ofEpochMilli(nowMillis)
             + " ("
-            + (lastMillis - nowMillis)
-            + " ms behind); "
+            + Durations.format(Duration.ofMillis(lastMillis - nowMillis))
+            + " behind); "
             + detail);
     this.lastMillis = lastMillis;
     this.nowMillis = nowMillis;

@@ -2,6 +2,7 @@ package io.snowid;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -196,8 +197,7 @@ final class ClockStepGuard {
             lastMillis,
             nowMillis,
             "more than the wait policy's bound of "
-                + maxWaitTicks * position.unitMillis()
-                + " ms"
+                + Durations.format(Duration.ofMillis(maxWaitTicks * position.unitMillis()))
                 + (call.steppedMillis > (highTick - reread) * position.unitMillis()
                     ? " with the steps this call met before"
                     : ""));
@@ -275,8 +275,7 @@ final class ClockStepGuard {
                 + policy
                 + (policy == ClockPolicy.WAIT
                     ? ", and the steps of this call add up to more than its bound of "
-                        + bound
-                        + " ms"
+                        + Durations.format(Duration.ofMillis(bound))
                     : ""));
       }
       seen = reached;

@@ -7,6 +7,7 @@ import io.snowid.node.NodeLease;
 import io.snowid.node.NodeStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -420,8 +421,8 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
         "the lease from "
             + b.grant.source()
             + " was not renewed by its deadline in real time ("
-            + lateMillis
-            + " ms ago by this process's monotonic clock; the registry may then give the node"
+            + Durations.format(Duration.ofMillis(lateMillis))
+            + " ago by this process's monotonic clock; the registry may then give the node"
             + " values to another process)"
             + (nowMillis < b.grant.validUntilMillis()
                 ? ", though this time source reads "

@@ -63,6 +63,10 @@ public final class SnowflakeBuilder {
 
   SnowflakeBuilder() {}
 
+  private static String text(Duration d) {
+    return d == null ? "null" : Durations.format(d);
+  }
+
   /** The ID layout; default {@link Layout#twitter()}. Clears node values set before. */
   public SnowflakeBuilder layout(Layout layout) {
     if (layout == null) {
@@ -162,7 +166,7 @@ public final class SnowflakeBuilder {
    */
   public SnowflakeBuilder maxWait(Duration wait) {
     if (wait == null || wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
-      throw new InvalidSettingException("maxWait", wait, "PT0S..PT1M");
+      throw new InvalidSettingException("maxWait", text(wait), "0s..1m");
     }
     this.maxWait = wait;
     return this;
@@ -174,7 +178,7 @@ public final class SnowflakeBuilder {
    */
   public SnowflakeBuilder maxLead(Duration lead) {
     if (lead == null || lead.isNegative() || lead.compareTo(MAX_LEAD) > 0) {
-      throw new InvalidSettingException("maxLead", lead, "PT0S..PT1M");
+      throw new InvalidSettingException("maxLead", text(lead), "0s..1m");
     }
     this.maxLead = lead;
     return this;

@@ -96,7 +96,7 @@ class SnowflakeClockStepRegressionTest {
 
     assertThatThrownBy(gen::nextId)
         .isInstanceOf(ClockMovedBackwardsException.class)
-        .hasMessageContaining("bound of 1000 ms");
+        .hasMessageContaining("bound of 1s");
     assertThat(clock.parks()).isZero();
   }
 
@@ -306,7 +306,7 @@ class SnowflakeClockStepRegressionTest {
 
     assertThatThrownBy(gen::nextId)
         .isInstanceOf(ClockMovedBackwardsException.class)
-        .hasMessageContaining("bound of 1000 ms");
+        .hasMessageContaining("bound of 1s");
     assertThat(clock.parks()).isZero();
   }
 
@@ -372,7 +372,7 @@ class SnowflakeClockStepRegressionTest {
 
     assertThatThrownBy(gen::nextId)
         .isInstanceOf(ClockMovedBackwardsException.class)
-        .hasMessageContaining("bound of 1000 ms");
+        .hasMessageContaining("bound of 1s");
     assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
     assertThat(gen.clockStepCount()).isEqualTo(2);
   }
@@ -389,7 +389,7 @@ class SnowflakeClockStepRegressionTest {
 
     assertThatThrownBy(gen::nextId)
         .isInstanceOf(ClockMovedBackwardsException.class)
-        .hasMessageContaining("bound of 1000 ms");
+        .hasMessageContaining("bound of 1s");
     assertThat(clock.parked()).isLessThanOrEqualTo(Duration.ofSeconds(1));
     assertThat(gen.clockStepCount()).isEqualTo(2);
   }

@@ -1,5 +1,6 @@
 package io.snowid.cli;
 
+import io.snowid.Durations;
 import io.snowid.Layout;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -60,7 +61,7 @@ final class LayoutCommand extends SnowIdSubcommand {
     if (l.wraps()) {
       out.println(
           "wraps every   "
-              + l.wrapWindow()
+              + Durations.format(l.wrapWindow())
               + " (IDs repeat after it: unique only within that window)");
     } else {
       Duration left = l.remainingLifetime(now);

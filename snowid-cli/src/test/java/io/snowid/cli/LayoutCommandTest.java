@@ -87,7 +87,7 @@ class LayoutCommandTest {
 
     assertThat(r.exit()).isZero();
     assertThat(r.out())
-        .contains("wraps every   PT34M57.152S")
+        .contains("wraps every   34m57s")
         .doesNotContain("last instant")
         .doesNotContain("WARNING");
   }

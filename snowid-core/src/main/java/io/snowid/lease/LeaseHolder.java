@@ -1,6 +1,7 @@
 package io.snowid.lease;
 
 import io.snowid.ClockMovedBackwardsException;
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.TimeSource;
@@ -278,9 +279,9 @@ final class LeaseHolder implements NodeLease {
         + ", this host "
         + Instant.ofEpochMilli(mid)
         + " ("
-        + diff
-        + " ms apart; allowed skew "
-        + options.skew()
+        + Durations.format(Duration.ofMillis(diff))
+        + " apart; allowed skew "
+        + Durations.format(options.skew())
         + ")";
   }
 

@@ -1,5 +1,6 @@
 package io.snowid.lease;
 
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import java.time.Duration;
 
@@ -71,16 +72,10 @@ public record LeaseLimits(Duration maxTtl, Duration maxSkew) {
   }
 
   /**
-   * A duration as the lease options write it: {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}.
+   * A duration as the lease options write it: {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}
+   * ({@link Durations#format}).
    */
   public static String text(Duration d) {
-    long ms = d.toMillis();
-    if (ms % 3_600_000 == 0 && ms > 0) {
-      return ms / 3_600_000 + "h";
-    }
-    if (ms % 60_000 == 0 && ms > 0) {
-      return ms / 60_000 + "m";
-    }
-    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    return Durations.format(d);
   }
 }

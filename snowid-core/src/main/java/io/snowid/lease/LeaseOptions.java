@@ -1,5 +1,6 @@
 package io.snowid.lease;
 
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.node.HostEnvironment;
 import java.time.Duration;
@@ -7,10 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Settings of a lease, read from the query of a coordinator URI: {@code
@@ -49,7 +47,6 @@ public record LeaseOptions(
   /** How long a starting lease waits for a registry that does not answer yet, by default. */
   public static final Duration DEFAULT_CONNECT_WAIT = Duration.ofSeconds(30);
 
-  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final List<String> NAMES =
       List.of(
           "namespace",
@@ -161,8 +158,10 @@ public record LeaseOptions(
     } else if (renew.compareTo(ttl.dividedBy(2)) > 0) {
       throw new InvalidSettingException(
           "renew",
-          renew,
-          "at most half the ttl " + ttl + ", so that one failed renewal is survived");
+          Durations.format(renew),
+          "at most half the ttl "
+              + Durations.format(ttl)
+              + ", so that one failed renewal is survived");
     }
     return new LeaseOptions(
         base, namespace, ttl, skew, startWait, instance, fields, renew, limits, connectWait);
@@ -193,18 +192,12 @@ public record LeaseOptions(
   }
 
   static Duration duration(String key, String value, Duration min, Duration max) {
-    Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new InvalidSettingException(key, value, "a duration like 500ms, 10s, 1m or 1h");
-    }
-    long n = Long.parseLong(m.group(1));
     Duration d =
-        switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          default -> Duration.ofHours(n);
-        };
+        Durations.parse(value)
+            .orElseThrow(
+                () ->
+                    new InvalidSettingException(
+                        key, value, "a duration like 500ms, 1.5s, 10s, 1m30s or 1h"));
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
       throw new InvalidSettingException(
           key, value, LeaseLimits.text(min) + " to " + LeaseLimits.text(max));

@@ -1,7 +1,9 @@
 package io.snowid.lease;
 
+import io.snowid.Durations;
 import io.snowid.node.NodeIdUnavailableException;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * After what ID time a newcomer on the {@code file:} backend may issue under the id it takes: after
@@ -139,10 +141,10 @@ final class LeaseStart {
             + ") records a high-water mark of "
             + java.time.Instant.ofEpochMilli(highWater)
             + ", "
-            + (highWater - now)
-            + " ms after this clock, beyond any lease time recorded ("
-            + wait
-            + " ms): a process of "
+            + Durations.format(Duration.ofMillis(highWater - now))
+            + " after this clock, beyond any lease time recorded ("
+            + Durations.format(Duration.ofMillis(wait))
+            + "): a process of "
             + owner
             + " ran with its clock ahead, or the file was forged; if no process of "
             + owner

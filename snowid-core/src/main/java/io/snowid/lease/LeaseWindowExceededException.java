@@ -1,6 +1,8 @@
 package io.snowid.lease;
 
+import io.snowid.Durations;
 import io.snowid.SnowIdException;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -28,10 +30,10 @@ public class LeaseWindowExceededException extends SnowIdException {
         "a batch of "
             + count
             + " IDs spans "
-            + spanMillis
-            + " ms of ID time, more than the "
-            + windowMillis
-            + " ms a renewal of the lease of node "
+            + Durations.format(Duration.ofMillis(spanMillis))
+            + " of ID time, more than the "
+            + Durations.format(Duration.ofMillis(windowMillis))
+            + " a renewal of the lease of node "
             + node
             + " covers: it can never be issued before the lease's deadline; ask for fewer IDs"
             + " at a time or lease with a longer ttl");

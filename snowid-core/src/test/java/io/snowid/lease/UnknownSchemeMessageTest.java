@@ -16,7 +16,7 @@ class UnknownSchemeMessageTest {
 
   private static String messageOf(String uri) {
     InvalidSettingException e =
-        catchThrowableOfType(() -> LeaseCoordinators.provider(uri), InvalidSettingException.class);
+        catchThrowableOfType(InvalidSettingException.class, () -> LeaseCoordinators.provider(uri));
     assertThat(e).as("refused: " + uri).isNotNull();
     assertThat(e.getMessage()).doesNotContainPattern("io\\.snowid\\.[a-z.]*[A-Z]");
     return e.getMessage();

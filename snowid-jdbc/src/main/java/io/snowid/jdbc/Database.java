@@ -2,6 +2,7 @@ package io.snowid.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.lease.RegistryUnavailableException;
@@ -15,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -329,8 +331,8 @@ final class Database implements AutoCloseable {
               + " on "
               + describe()
               + " did not answer within "
-              + took
-              + " ms: "
+              + Durations.format(Duration.ofMillis(took))
+              + ": "
               + settings.scrub(messages(e)));
     }
     if (Thread.interrupted()) {

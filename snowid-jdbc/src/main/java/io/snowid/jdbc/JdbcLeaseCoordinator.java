@@ -1,5 +1,6 @@
 package io.snowid.jdbc;
 
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
@@ -359,8 +360,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       } else if (now - c.tableNewest() > tableTtl) {
         loss =
             "no write to the table for "
-                + (now - c.tableNewest())
-                + " ms, more than maxTtl (idle, or restored from an older backup)";
+                + Durations.format(Duration.ofMillis(now - c.tableNewest()))
+                + ", more than maxTtl (idle, or restored from an older backup)";
       }
     } else if (!limits) {
       loss = "its id rows have no recorded state (its namespace row deleted?)";
@@ -371,7 +372,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     } else if (c.newest() == null || now - c.newest() > st.maxTtl()) {
       loss =
           "no write to the namespace for "
-              + (c.newest() == null ? "ever" : (now - c.newest()) + " ms")
+              + (c.newest() == null
+                  ? "ever"
+                  : Durations.format(Duration.ofMillis(now - c.newest())))
               + ", more than its maxTtl (idle, or restored from an older backup)";
       // idle alone, or the whole table restored: then every namespace's holders were forgotten
       Long others = s.queryOne(sql.othersNewest, rs -> Database.longOrNull(rs, 1), namespace);
@@ -390,8 +393,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     if (loss == null && c.registryLostAt() != null && c.registryLostAt() + lt + ls + slack > now) {
       loss =
           "a loss of the table's state was found "
-              + (now - c.registryLostAt())
-              + " ms ago (holders of any namespace may have been forgotten)";
+              + Durations.format(Duration.ofMillis(now - c.registryLostAt()))
+              + " ago (holders of any namespace may have been forgotten)";
       since = c.registryLostAt();
       found = false;
     }

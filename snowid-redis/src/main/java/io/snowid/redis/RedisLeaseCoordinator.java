@@ -13,6 +13,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
@@ -689,8 +690,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
               + " did not answer "
               + script.name()
               + " within "
-              + bound
-              + " ms");
+              + Durations.format(Duration.ofMillis(bound)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       f.cancel(true);

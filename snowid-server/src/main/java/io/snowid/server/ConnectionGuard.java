@@ -1,5 +1,6 @@
 package io.snowid.server;
 
+import io.snowid.Durations;
 import java.nio.channels.SelectableChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,7 +152,8 @@ final class ConnectionGuard {
       headerTimeouts.increment();
       e.close(
           new TimeoutException(
-              "request headers not complete within " + Duration.ofNanos(headerTimeoutNanos)));
+              "request headers not complete within "
+                  + Durations.format(Duration.ofNanos(headerTimeoutNanos))));
     }
     return overdue.size();
   }

@@ -1,5 +1,6 @@
 package io.snowid.server;
 
+import io.snowid.Durations;
 import io.snowid.Snowflake;
 import io.snowid.codec.IdCodec;
 import org.eclipse.jetty.server.Request;
@@ -98,8 +99,8 @@ final class IdEndpoints {
             + " of the "
             + reservedAhead.cap()
             + " this server allows ("
-            + reservedAhead.capTime().toMillis()
-            + " ms of the node's capacity); retry shortly",
+            + Durations.format(reservedAhead.capTime())
+            + " of the node's capacity); retry shortly",
         Replies.RETRY_AFTER);
   }
 

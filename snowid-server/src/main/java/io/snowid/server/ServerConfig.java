@@ -1,6 +1,7 @@
 package io.snowid.server;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.Layout;
 import io.snowid.lease.LeaseCoordinators;
@@ -99,7 +100,7 @@ public record ServerConfig(
     if (stopTimeout == null
         || stopTimeout.isNegative()
         || stopTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
-      throw new InvalidSettingException("stopTimeout", stopTimeout, "PT0S..PT10M");
+      throw new InvalidSettingException("stopTimeout", text(stopTimeout), "0s..10m");
     }
     if (backlog < 1 || backlog > MAX_BACKLOG) {
       throw new InvalidSettingException("backlog", backlog, "1.." + MAX_BACKLOG);
@@ -114,8 +115,12 @@ public record ServerConfig(
 
   private static void checkDuration(String name, Duration value, Duration max) {
     if (value == null || value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(max) > 0) {
-      throw new InvalidSettingException(name, value, "PT0.001S.." + max);
+      throw new InvalidSettingException(name, text(value), "1ms.." + Durations.format(max));
     }
+  }
+
+  private static String text(Duration d) {
+    return d == null ? "null" : Durations.format(d);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.snowid.server;
 
+import io.snowid.Durations;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.Snowflake;
@@ -292,7 +293,7 @@ public final class SnowIdServer implements AutoCloseable {
           "snowid stopped serving on {}: requests still in flight after the stop timeout of {}"
               + " were cut off",
           servedAt,
-          config.stopTimeout());
+          Durations.format(config.stopTimeout()));
     }
     return ok;
   }

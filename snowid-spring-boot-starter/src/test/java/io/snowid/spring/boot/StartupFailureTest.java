@@ -43,7 +43,7 @@ class StartupFailureTest {
     assertThat(output)
         .contains("APPLICATION FAILED TO START")
         .contains("Property: snowid.lead")
-        .contains("allowed: PT0S..PT1M");
+        .contains("allowed: 0s..1m");
   }
 
   @Test
