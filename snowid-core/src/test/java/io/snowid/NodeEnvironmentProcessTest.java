@@ -63,22 +63,33 @@ class NodeEnvironmentProcessTest {
     assertThat(r.exit()).as(r.out() + r.err()).isZero();
     assertThat(r.out()).matches("ok [0-9]+ \\{datacenter=0, worker=0\\}");
     if (inDocker()) { // the default directory, in a container: no other container shares it
-      assertThat(r.err()).contains("it has no IPv4 address, so nothing tells it apart");
+      assertThat(r.err()).contains("nothing tells it apart (no IPv4 address)");
     }
   }
 
-  /** A container with the default lease directory warns with the odds of a collision. */
+  /** A container with the default lease directory warns in one short line with the doc link. */
   @Test
-  void snowIdNext_containerWithTheDefaultDirectory_warnsHowLikelyContainersCollide()
-      throws Exception {
+  void snowIdNext_containerWithTheDefaultDirectory_warnsInOneShortLine() throws Exception {
     assumeThat(inDocker()).as("runs in a Docker container (/.dockerenv), as CI does").isTrue();
     Run r = run(List.of(), Map.of());
 
     assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.err())
-        .contains("running in a container (/.dockerenv exists) with the default lease directory")
-        .contains("2 containers collide with probability 3.1%, 5 with 28%, 10 with 79%")
-        .contains("snowid.datacenter-id and snowid.worker-id");
+    assertThat(r.err().lines().filter(l -> l.contains("docs/node-ids.md#containers")))
+        .singleElement()
+        .asString()
+        .contains("in a container (/.dockerenv exists) with its own lease directory")
+        .hasSizeLessThanOrEqualTo("WARNING: ".length() + 200);
+  }
+
+  /** With SNOWID_DATACENTER_ID set, the setting tells containers apart: no WARN. */
+  @Test
+  void snowIdNext_containerWithDatacenterSet_doesNotWarn() throws Exception {
+    assumeThat(inDocker()).as("runs in a Docker container (/.dockerenv), as CI does").isTrue();
+    Run r = run(List.of(), Map.of("SNOWID_DATACENTER_ID", "7"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("datacenter=7");
+    assertThat(r.err()).doesNotContain("WARNING");
   }
 
   /** web-37's ordinal fills every node field, not the 5-bit datacenter field alone (too small). */

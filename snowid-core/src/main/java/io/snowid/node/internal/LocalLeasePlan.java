@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How a lease coordinator that serves one host only (the {@code file:} lease directory) gets node
@@ -26,8 +27,9 @@ import java.util.ServiceLoader;
  *       with a WARN that names the settings replacing them;
  *   <li>without a usable IPv4 address, their values are leased too, by trying each in turn ({@link
  *       #scanned()}): the host is then the whole fleet, and safe;
- *   <li>in a container, with the default lease directory (which no other container shares), a WARN
- *       names the chance that containers collide;
+ *   <li>in a container, with the default lease directory (which no other container shares), a short
+ *       WARN, once per process, says what tells it apart and links the page that explains the
+ *       fixes; none where the settings fix every field but the leased one;
  *   <li>inside Kubernetes, a StatefulSet ordinal takes every field the settings left, and nothing
  *       is leased but the combination itself (one process per pod and node id); without an ordinal
  *       it refuses ({@link UnsafeEnvironmentException}) unless only the leased field was left and
@@ -39,6 +41,14 @@ import java.util.ServiceLoader;
  */
 public final class LocalLeasePlan {
   private static final System.Logger LOG = System.getLogger("io.snowid.node");
+
+  /** Where the container WARN points: the page that explains it and the settings that end it. */
+  static final String CONTAINERS_DOC = "docs/node-ids.md#containers";
+
+  /** The container WARN is one line of at most this many characters. */
+  static final int MAX_CONTAINER_WARNING = 200;
+
+  private static final AtomicBoolean WARNED = new AtomicBoolean();
 
   private final Map<String, Long> values;
   private final List<Layout.Field> leased;
@@ -62,7 +72,9 @@ public final class LocalLeasePlan {
    */
   public void logWarning() {
     if (warning != null) {
-      LOG.log(Level.WARNING, warning);
+      // once per process: every generator of a process is in the same place, and a command that
+      // builds several would repeat it; the later ones at DEBUG, for whoever looks for them
+      LOG.log(WARNED.compareAndSet(false, true) ? Level.WARNING : Level.DEBUG, warning);
     }
   }
 
@@ -95,15 +107,7 @@ public final class LocalLeasePlan {
       }
       warning = podDirectoryWarning(directory, fields);
     } else if (platform.isContainer() && !directoryGiven) {
-      warning =
-          containerWarning(
-              platform,
-              directory,
-              fields.get(fields.size() - 1),
-              layout,
-              fields,
-              "nothing tells the containers apart",
-              1);
+      warning = containerWarning(platform, "nothing tells it apart from other containers");
     }
     return new LocalLeasePlan(Map.of(), fields, List.of(), warning);
   }
@@ -227,19 +231,21 @@ public final class LocalLeasePlan {
     }
     boolean containerAlone = platform.isContainer() && !directoryGiven;
     if (others.isEmpty()) {
-      String warning =
-          containerAlone
-              ? containerWarning(
-                  platform,
-                  directory,
-                  keep,
-                  layout,
-                  unset,
-                  values.isEmpty() && layout.nodeFields().size() == 1
-                      ? "nothing tells the containers apart"
-                      : "nothing but the node values set for it tells a container apart",
-                  1)
-              : null;
+      List<Layout.Field> set = new ArrayList<>(layout.nodeFields());
+      set.removeAll(unset);
+      String warning = null;
+      if (containerAlone && set.isEmpty() && values.isEmpty()) {
+        warning = containerWarning(platform, "nothing tells it apart from other containers");
+      } else if (containerAlone) {
+        // the values set for it tell it apart, as far as the operator gave every container its own
+        LOG.log(
+            Level.INFO,
+            "in a container with its own lease directory: {0} is leased there, so {1} must differ"
+                + " between containers (see {2})",
+            keep.name(),
+            set.isEmpty() ? describe(values) : settingNames(set),
+            CONTAINERS_DOC);
+      }
       return new LocalLeasePlan(values, List.of(keep), List.of(), warning);
     }
     Optional<Inet4Address> ip = Ipv4Source.usableAddress(env);
@@ -252,18 +258,7 @@ public final class LocalLeasePlan {
           containerAlone
               ? containerWarning(
                   platform,
-                  directory,
-                  keep,
-                  layout,
-                  unset,
-                  "only "
-                      + describe(fromIp)
-                      + ", the low "
-                      + bits
-                      + " bits of its IPv4 address "
-                      + address
-                      + ", tells it apart",
-                  1L << bits)
+                  "only " + describe(fromIp) + " from IPv4 " + address + " tells it apart")
               : "node "
                   + describe(fromIp)
                   + ", the low "
@@ -284,15 +279,7 @@ public final class LocalLeasePlan {
     // No IPv4: lease the other fields too, by trying each value in turn (see LeaseCoordinators).
     String warning = null;
     if (containerAlone) {
-      warning =
-          containerWarning(
-              platform,
-              directory,
-              keep,
-              layout,
-              unset,
-              "it has no IPv4 address, so nothing tells it apart",
-              1);
+      warning = containerWarning(platform, "nothing tells it apart (no IPv4 address)");
     } else if (Ipv4Source.hasRoutableIpv6(env)) {
       warning =
           "this host has no IPv4 address, only IPv6: every node field ("
@@ -315,46 +302,18 @@ public final class LocalLeasePlan {
     return new LocalLeasePlan(values, List.of(keep), others, warning);
   }
 
-  private static String containerWarning(
-      Platform platform,
-      String directory,
-      Layout.Field keep,
-      Layout layout,
-      List<Layout.Field> unset,
-      String apart,
-      long values) {
-    List<Layout.Field> set = new ArrayList<>(layout.nodeFields());
-    set.removeAll(unset);
-    String odds;
-    if (values > 1) {
-      // Not a uniform choice: Docker's default bridge gives the first container of every host the
-      // same address, so the odds of random addresses are the least that can happen.
-      odds =
-          "if their addresses were random, "
-              + Collisions.describe(values, "containers")
-              + ", and more in practice: Docker's default bridge gives the first container of every"
-              + " host the same address (172.17.0.2); containers with the same address collide and"
-              + " issue duplicate IDs";
-    } else if (!set.isEmpty()) {
-      odds = "containers given the same " + settingNames(set) + " collide and issue duplicate IDs";
-    } else {
-      odds = Collisions.describe(values, "containers") + " and issue duplicate IDs";
-    }
-    return "running in a container ("
-        + platform.evidence()
-        + ") with the default lease directory "
-        + directory
-        + ", which no other container shares: the first process of every container leases "
-        + keep.name()
-        + " 0, and "
-        + apart
-        + ": "
-        + odds
-        + ". Mount one lease directory into every container of a host and"
-        + " name it (snowid.node / SNOWID_NODE = file:/shared/dir), give each container its own "
-        + settingNames(unset)
-        + ", or lease node ids from a network coordinator (snowid.node / SNOWID_NODE = redis://…"
-        + " or jdbc:postgresql://…)";
+  /**
+   * The WARN of a container that leases from a directory of its own: one line of at most {@link
+   * #MAX_CONTAINER_WARNING} characters, the why and the fixes on the page it links.
+   */
+  private static String containerWarning(Platform platform, String apart) {
+    String tail =
+        " with its own lease directory, "
+            + apart
+            + ": duplicate IDs possible; see "
+            + CONTAINERS_DOC;
+    String line = "in a container (" + platform.evidence() + ")" + tail;
+    return line.length() <= MAX_CONTAINER_WARNING ? line : "in a container" + tail;
   }
 
   /** The WARN this plan logged, if any: what it cannot make safe and the settings that would. */

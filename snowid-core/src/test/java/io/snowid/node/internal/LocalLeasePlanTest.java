@@ -87,7 +87,7 @@ class LocalLeasePlanTest {
   // Containers.
 
   @Test
-  void plan_containerWithIpv4AndTheDefaultDirectory_warnsWithTheBirthdayBound() {
+  void plan_containerWithIpv4AndTheDefaultDirectory_warnsInOneShortLineWithTheDocLink() {
     {
       LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), both, false);
 
@@ -95,19 +95,10 @@ class LocalLeasePlanTest {
       assertThat(p.warning().stream().toList())
           .singleElement(STRING)
           .isEqualTo(
-              "running in a container (/.dockerenv exists) with the default lease directory"
-                  + " file:/tmp/snowid-leases, which no other container shares: the first process"
-                  + " of every container leases worker 0, and only datacenter=9, the low 5 bits of"
-                  + " its IPv4 address 172.17.0.9, tells it apart: if their addresses were random, 2"
-                  + " containers collide with probability 3.1%, 5 with 28%, 10 with 79%, and more"
-                  + " in practice: Docker's default bridge gives the first container of every host"
-                  + " the same address (172.17.0.2); containers with the same address collide and"
-                  + " issue duplicate IDs. Mount one"
-                  + " lease directory into every container of a host and name it (snowid.node /"
-                  + " SNOWID_NODE = file:/shared/dir), give each container its own"
-                  + " snowid.datacenter-id and snowid.worker-id (SNOWID_DATACENTER_ID,"
-                  + " SNOWID_WORKER_ID), or lease node ids from a network coordinator (snowid.node /"
-                  + " SNOWID_NODE = redis://… or jdbc:postgresql://…)");
+              "in a container (/.dockerenv exists) with its own lease directory, only"
+                  + " datacenter=9 from IPv4 172.17.0.9 tells it apart: duplicate IDs possible;"
+                  + " see docs/node-ids.md#containers")
+          .hasSizeLessThanOrEqualTo(200);
     }
   }
 
@@ -118,37 +109,71 @@ class LocalLeasePlanTest {
       LocalLeasePlan p = plan(host, both, false);
       assertThat(p.warning().stream().toList())
           .singleElement(STRING)
-          .startsWith("running in a container (/proc/1/cgroup names docker)");
+          .startsWith("in a container (/proc/1/cgroup names docker) with its own lease directory")
+          .hasSizeLessThanOrEqualTo(200);
     }
   }
 
   @Test
-  void plan_containerWithoutNetwork_warnsThatAnyTwoCollide() {
+  void plan_containerWithoutNetwork_warnsThatNothingTellsItApart() {
     {
       LocalLeasePlan p = plan(new FakeHost().docker(), both, false);
 
       assertThat(p.scanned()).containsExactly(datacenter);
       assertThat(p.warning().stream().toList())
           .singleElement(STRING)
-          .contains("it has no IPv4 address, so nothing tells it apart: any 2 containers collide");
+          .isEqualTo(
+              "in a container (/.dockerenv exists) with its own lease directory, nothing tells it"
+                  + " apart (no IPv4 address): duplicate IDs possible; see"
+                  + " docs/node-ids.md#containers");
     }
   }
 
-  /** With its datacenter set, a container collides only with those given the same value. */
+  /**
+   * With its datacenter set, what tells containers apart is the operator's setting, as with static
+   * ids: no WARN (an INFO says that the setting must differ between containers).
+   */
   @Test
-  void plan_containerWithDatacenterSetAndTheDefaultDirectory_saysOnlyEqualSettingsCollide() {
+  void plan_containerWithDatacenterSetAndTheDefaultDirectory_doesNotWarn() {
     {
       LocalLeasePlan p = plan(FakeHost.withAddress("172.17.0.9").docker(), List.of(worker), false);
 
       assertThat(p.leased()).containsExactly(worker);
-      assertThat(p.warning().stream().toList())
-          .singleElement(STRING)
-          .contains(
-              "nothing but the node values set for it tells a container apart: containers given"
-                  + " the same snowid.datacenter-id / SNOWID_DATACENTER_ID collide and issue"
-                  + " duplicate IDs")
-          .doesNotContain("any 2");
+      assertThat(p.warning()).isEmpty();
     }
+  }
+
+  /** A layout whose only node field is leased: nothing can tell containers apart. */
+  @Test
+  void plan_containerWithASingleNodeField_warnsThatNothingTellsItApart() {
+    Layout westid = Layout.preset("westid");
+    LocalLeasePlan p =
+        LocalLeasePlan.plan(
+            westid,
+            westid.nodeFields(),
+            DIR,
+            false,
+            FakeHost.withAddress("172.17.0.9").docker(),
+            List.of());
+    assertThat(p.warning().stream().toList())
+        .singleElement(STRING)
+        .contains("nothing tells it apart from other containers")
+        .endsWith("see docs/node-ids.md#containers");
+  }
+
+  /** The longest: several fields from the address, the longest evidence and address. */
+  @Test
+  void plan_containerWarning_isAtMost200CharactersWhateverTheLayoutAndAddress() {
+    Layout wide =
+        Layout.parse("time=41,datacenter=3,process=3,shard=2,worker=2,sequence=12,epoch=0");
+    FakeHost host =
+        FakeHost.withAddress("255.255.255.254").file("/proc/1/cgroup", "0::/kubepods-docker\n");
+    LocalLeasePlan p = LocalLeasePlan.plan(wide, wide.nodeFields(), DIR, false, host, List.of());
+    assertThat(p.warning().stream().toList())
+        .singleElement(STRING)
+        .hasSizeLessThanOrEqualTo(200)
+        .contains("255.255.255.254")
+        .endsWith("see docs/node-ids.md#containers");
   }
 
   @Test
@@ -249,7 +274,10 @@ class LocalLeasePlanTest {
     assertThat(p.leased()).containsExactly(datacenter, worker);
     assertThat(p.warning().stream().toList())
         .singleElement(STRING)
-        .contains("nothing tells the containers apart: any 2 containers collide");
+        .isEqualTo(
+            "in a container (/.dockerenv exists) with its own lease directory, nothing tells it"
+                + " apart from other containers: duplicate IDs possible; see"
+                + " docs/node-ids.md#containers");
   }
 
   @Test
