@@ -1,7 +1,9 @@
 package io.snowid.cli;
 
+import io.snowid.Durations;
 import io.snowid.node.NodeStatus;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,7 +39,11 @@ abstract class SnowIdSubcommand implements Callable<Integer> {
     long ms = s.waitingUntil().toEpochMilli() - System.currentTimeMillis();
     if (ms > 1000) {
       PrintWriter err = err();
-      err.println("snowid: waiting " + (ms + 50) / 100 / 10.0 + "s: " + s.detail());
+      err.println(
+          "snowid: waiting "
+              + Durations.format(Duration.ofMillis((ms + 50) / 100 * 100))
+              + ": "
+              + s.detail());
       err.flush();
     }
   }
