@@ -238,17 +238,12 @@ final class LeaseHolder implements NodeLease {
           "node {0} from {1}: the first ID waits {2}, until {3}: {4}",
           values,
           where(),
-          seconds(wait),
+          Durations.format(Duration.ofMillis((wait + 50) / 100 * 100)),
           Instant.ofEpochMilli(l.highWaterMillis()),
           why);
     } else {
       this.startReason = null;
     }
-  }
-
-  /** A wait for people: {@code 2.4s}, {@code 36s}. */
-  private static String seconds(long millis) {
-    return millis >= 10_000 ? (millis + 500) / 1000 + "s" : (millis + 50) / 100 / 10.0 + "s";
   }
 
   private long deadline(Lease l, long sent, long mayIssue) {

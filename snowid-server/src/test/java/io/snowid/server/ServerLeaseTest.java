@@ -53,7 +53,8 @@ class ServerLeaseTest {
           .startsWith("{\"status\":\"DOWN\",\"held\":false,\"source\":\"file:" + leases)
           .contains("\"worker\":0")
           .containsPattern("\"detail\":\"the first ID waits until 20[0-9-]+T[0-9:.]+Z")
-          .contains("(the node's high-water mark)\"");
+          .contains("has no readable lease record here")
+          .contains("one lease time (10s)");
       assertThat(new Http(server).get("metrics").body()).contains("snowid_lease_held 0.0");
     }
   }
