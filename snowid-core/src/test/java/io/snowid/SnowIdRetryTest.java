@@ -94,7 +94,7 @@ class SnowIdRetryTest {
         .containsExactly(
             "failures [io.snowid.InvalidSettingException: layout = bogus is invalid; allowed: a"
                 + " spec string or one of "
-                + Layout.presetNames()
+                + String.join(", ", Layout.presetNames())
                 + "]",
             "generators 1",
             "js53Distinct 8",
