@@ -422,7 +422,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
    */
   public boolean awaitReady(Duration timeout) throws InterruptedException {
     if (timeout.isNegative()) {
-      throw new InvalidSettingException("timeout", timeout, "zero or more");
+      throw new InvalidSettingException("timeout", Durations.format(timeout), "zero or more");
     }
     long start = System.nanoTime();
     long limit = timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE : timeout.toNanos();

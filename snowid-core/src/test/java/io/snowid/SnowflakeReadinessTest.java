@@ -92,7 +92,7 @@ class SnowflakeReadinessTest {
       assertThatThrownBy(() -> gen.awaitReady(Duration.ofMillis(-1)))
           .isInstanceOf(InvalidSettingException.class)
           .hasMessageContaining("timeout")
-          .hasMessageContaining("zero or more");
+          .hasMessage("timeout = -1ms is invalid; allowed: zero or more");
     }
   }
 

@@ -51,8 +51,8 @@ class NodeOptionTypoTest {
     assertThat(r.errLines())
         .containsExactly(
             "snowid: node = namepsace is invalid; allowed: file:DIR with the options namespace,"
-                + " ttl, skew, startWait, instance, fields, renew, maxTtl, maxSkew only; did you mean"
-                + " namespace?");
+                + " ttl, skew, startWait, instance, fields, renew, maxTtl, maxSkew, connectWait only; did you"
+                + " mean namespace?");
     assertThat(leases).doesNotExist();
   }
 

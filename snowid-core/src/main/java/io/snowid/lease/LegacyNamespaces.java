@@ -39,6 +39,8 @@ final class LegacyNamespaces {
     List<String> keys;
     try {
       keys = coordinator.namespaces();
+    } catch (RegistryUnavailableException e) {
+      throw e; // not answering yet: the start retries it (connectWait)
     } catch (NodeIdUnavailableException e) {
       // A registry too large to list in time (a SCAN of a big shared Redis): the check is for a
       // version never released, and must not keep a fleet from starting. The acquisition that

@@ -42,6 +42,9 @@ final class Database implements AutoCloseable {
    */
   static final long CONNECTION_TIMEOUT_MILLIS = 2_000;
 
+  /** PostgreSQL's login timeout unless the URL sets {@code loginTimeout}: seconds. */
+  static final long LOGIN_TIMEOUT_SECONDS = 5;
+
   /** A network timeout is the query timeout plus this: the database's own cancel comes first. */
   static final long NETWORK_SLACK_MILLIS = 1_000;
 
@@ -90,6 +93,13 @@ final class Database implements AutoCloseable {
     config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
     config.setValidationTimeout(500);
     config.setInitializationFailTimeout(1); // fail at once when the first connection fails
+    if (settings.dialect() == Dialect.POSTGRESQL
+        && settings.driverParameters().stream()
+            .noneMatch(p -> p.equalsIgnoreCase("loginTimeout"))) {
+      // PgJDBC waits for a login answer without end by default: a server that accepts and never
+      // answers (a stopped postmaster, the wrong port) would hold the start past connectWait
+      config.addDataSourceProperty("loginTimeout", Long.toString(LOGIN_TIMEOUT_SECONDS));
+    }
     HikariDataSource pool;
     try {
       pool = new HikariDataSource(config);
@@ -355,8 +365,9 @@ final class Database implements AutoCloseable {
 
   static boolean notAnswering(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.net.UnknownHostException) {
-        return false;
+      if (t instanceof java.net.UnknownHostException
+          || String.valueOf(t.getMessage()).contains("password")) {
+        return false; // an unknown host, a password refused or missing
       }
       if (t instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();

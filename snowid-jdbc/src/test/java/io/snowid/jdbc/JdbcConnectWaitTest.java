@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.snowid.Snowflake;
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
+import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -82,6 +86,35 @@ class JdbcConnectWaitTest {
                     .build())
         .isInstanceOf(RegistryUnavailableException.class)
         .hasMessageContaining("no answer within connectWait 1s");
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void build_serverThatAcceptsAndNeverAnswers_failsAfterConnectWait() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0)) {
+      List<Socket> accepted = new ArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(silent.accept()); // kept open, never written to
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String uri =
+          "jdbc:postgresql://127.0.0.1:"
+              + silent.getLocalPort()
+              + "/test?user=postgres&connectWait=1s";
+
+      assertThatThrownBy(() -> Snowflake.builder().nodeSource(uri).build())
+          .isInstanceOf(RegistryUnavailableException.class)
+          .hasMessageContaining("no answer within connectWait 1s");
+    }
   }
 
   @Test

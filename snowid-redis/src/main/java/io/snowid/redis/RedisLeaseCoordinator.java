@@ -2,7 +2,6 @@ package io.snowid.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisNoScriptException;
@@ -453,9 +452,24 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
         Thread.currentThread().interrupt();
         throw new NodeIdUnavailableException(
             "listing the namespaces of " + describe() + " was interrupted");
-      } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+      } catch (ExecutionException | RuntimeException e) {
+        Throwable cause =
+            e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        String message =
+            "cannot list the namespaces of "
+                + describe()
+                + ": "
+                + settings.scrub(String.valueOf(cause.getMessage()));
+        throw notAnswering(cause)
+            ? new RegistryUnavailableException(message)
+            : new NodeIdUnavailableException(message);
+      } catch (java.util.concurrent.TimeoutException e) {
         throw new NodeIdUnavailableException(
-            "cannot list the namespaces of " + describe() + ": " + e.getClass().getSimpleName());
+            "listing the namespaces of "
+                + describe()
+                + " took longer than "
+                + OPERATOR_BOUND_MILLIS
+                + " ms");
       }
       for (String key : page.getKeys()) {
         out.add(key.substring(tag.length(), key.length() - ":ids".length()));
@@ -734,16 +748,17 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
       if (t instanceof java.net.UnknownHostException
+          || t instanceof javax.net.ssl.SSLException
+          || m.contains("Invalid first byte")
           || m.startsWith("WRONGPASS")
           || m.startsWith("NOAUTH")
           || m.contains("invalid password")) {
-        return false; // fails at once: waiting does not fix a name or a password
+        return false; // fails at once: waiting does not fix a name, a password or a protocol
       }
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
-      if (t instanceof RedisConnectionException
-          || t instanceof RedisLoadingException
+      if (t instanceof RedisLoadingException
           || m.startsWith("LOADING")
           || m.contains("not connected")
           || m.contains("Connection closed")) {
