@@ -29,26 +29,26 @@ final class Unknown {
     String help = " (see " + command + " --help)";
     if (first.startsWith("-")) {
       String name = first.split("=", 2)[0];
-      List<String> options = longNames(spec);
-      return Optional.of(
-          "snowid: unknown option '"
-              + Errors.cut(Secrets.scrub(name, uris))
-              + "'"
-              + of
-              + hint(name, options, "the options are ")
-              + help);
+      return Optional.of(message("option", name, of, longNames(spec), help, uris));
     }
     if (!spec.subcommands().isEmpty() && spec.positionalParameters().isEmpty()) {
       List<String> commands = new ArrayList<>(spec.subcommands().keySet());
-      return Optional.of(
-          "snowid: unknown command '"
-              + Errors.cut(Secrets.scrub(first, uris))
-              + "'"
-              + of
-              + hint(first, commands, "the commands are ")
-              + help);
+      return Optional.of(message("command", first, of, commands, help, uris));
     }
     return Optional.empty();
+  }
+
+  /** {@code snowid: unknown option '--cout' of snowid generate; did you mean --count? (see …)}. */
+  private static String message(
+      String kind, String given, String of, List<String> known, String help, String[] uris) {
+    return "snowid: unknown "
+        + kind
+        + " '"
+        + Errors.cut(Secrets.scrub(given, uris))
+        + "'"
+        + of
+        + hint(given, known, "the " + kind + "s are ")
+        + help;
   }
 
   /** "; did you mean X?" for a near miss of a name of three characters or more, else the list. */
