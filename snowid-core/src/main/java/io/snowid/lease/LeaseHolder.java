@@ -193,10 +193,10 @@ final class LeaseHolder implements NodeLease {
               + where()
               + " was used up to this high-water mark; this clock is behind it by more than"
               + " startWait "
-              + options.startWait()
+              + Durations.format(options.startWait())
               + " (after a registry lost its state, a newcomer waits up to maxTtl + 2 × maxSkew"
               + " + 1s = "
-              + options.limits().lossWait()
+              + Durations.format(options.limits().lossWait())
               + ")");
     }
     if ((l.nodeId() & mask) != match || l.nodeId() < 0 || l.nodeId() >= size) {

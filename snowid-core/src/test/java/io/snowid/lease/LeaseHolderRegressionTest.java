@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.snowid.ClockMovedBackwardsException;
 import io.snowid.Layout;
 import io.snowid.Snowflake;
 import io.snowid.TimeSource;
@@ -108,5 +109,21 @@ class LeaseHolderRegressionTest {
     try (NodeLease lease = lease(coordinator, "ttl=10s")) {
       assertThat(lease.status().held()).isTrue();
     }
+  }
+
+  // The refusal of a clock behind the id's high-water mark by more than startWait says its
+  // durations as the options are written, not as Duration.toString (PT41S).
+  @Test
+  void acquire_clockBehindTheHighWaterMarkBeyondStartWait_refusalSaysDurationsInWords() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    clock.advance(Duration.ofMinutes(5));
+    lease(coordinator, "ttl=10s").close(); // leaves a high-water mark ~5 min ahead of what follows
+    clock.stepBack(Duration.ofMinutes(5));
+
+    assertThatThrownBy(() -> lease(coordinator, "ttl=10s"))
+        .isInstanceOf(ClockMovedBackwardsException.class)
+        .hasMessageContaining("by more than startWait 41s")
+        .hasMessageContaining("maxTtl + 2 × maxSkew + 1s = 41s)")
+        .hasMessageNotContaining("PT");
   }
 }
