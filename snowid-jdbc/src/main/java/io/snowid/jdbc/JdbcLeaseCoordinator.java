@@ -104,12 +104,11 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
 
   /**
    * What an acquisition found, before it becomes a {@link Lease}; loss: why it waits out a loss, or
-   * null; found: whether this acquisition found the loss (else an earlier one did).
+   * null.
    */
-  private record Granted(
-      long nodeId, long now, long expiresAt, long prior, String loss, boolean found) {
+  private record Granted(long nodeId, long now, long expiresAt, long prior, String loss) {
     Granted after(Judgment j) {
-      return new Granted(nodeId, now, expiresAt, prior, j.loss(), j.found());
+      return new Granted(nodeId, now, expiresAt, prior, j.loss());
     }
   }
 
@@ -147,13 +146,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
    * the state to keep, and whether it differs from the recorded one.
    */
   private record Judgment(
-      String loss,
-      boolean found,
-      long maxTtl,
-      long maxSkew,
-      long idRows,
-      Long lostUntil,
-      boolean changed) {}
+      String loss, long maxTtl, long maxSkew, long idRows, Long lostUntil, boolean changed) {}
 
   @Override
   public Lease acquire(AcquireRequest request) {
@@ -350,7 +343,6 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     long tableTtl = c.registryMaxTtl() == null ? askedTtl : c.registryMaxTtl();
     long since = now;
     String loss = null;
-    boolean found = true; // by this acquisition, not an earlier one
     boolean tableLost = true; // a loss of the table's state, not only of this namespace's
     if (c.registryRows() == 0) {
       loss = "the table has no registry row (a new table, or one truncated or dropped and created)";
@@ -396,14 +388,13 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               + Durations.format(Duration.ofMillis(now - c.registryLostAt()))
               + " ago (holders of any namespace may have been forgotten)";
       since = c.registryLostAt();
-      found = false;
     }
     if (loss == null) {
-      return new Judgment(null, false, askedTtl, askedSkew, recordedRows, st.lostUntil(), !same);
+      return new Judgment(null, askedTtl, askedSkew, recordedRows, st.lostUntil(), !same);
     }
     long bound = since + lt + ls + slack;
     long lostUntil = st.lostUntil() == null ? bound : Math.max(st.lostUntil(), bound);
-    return new Judgment(loss, found, askedTtl, askedSkew, c.idRows(), lostUntil, true);
+    return new Judgment(loss, askedTtl, askedSkew, c.idRows(), lostUntil, true);
   }
 
   private void save(Database.Session s, String namespace, Judgment j, long idRows)
@@ -465,7 +456,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
   private static Granted granted(long id, long now, long expiresAt, ResultSet rs)
       throws SQLException {
     Long prior = Database.longOrNull(rs, 3);
-    return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, null, false);
+    return new Granted(id, now, expiresAt, prior == null ? Long.MIN_VALUE : prior, null);
   }
 
   @Override
