@@ -6,6 +6,8 @@
 #   PostgreSQL 127.0.0.1:5432  user postgres (trust), database test
 #   MariaDB    127.0.0.1:3306  user root (no password), database test
 #   Redis      127.0.0.1:6379
+#   ZooKeeper  127.0.0.1:2181  Debian zookeeperd (3.8), no auth
+#   etcd       127.0.0.1:2379  Debian etcd-server (3.4), v3 API, no auth
 #
 # For each service: if it answers, say so. If not, install what is missing (apt-get), start it,
 # and wait up to SERVICES_WAIT_SECONDS (default 30) for it to answer; then create the database
@@ -161,6 +163,46 @@ _redis_start() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# ZooKeeper (Debian zookeeperd: its zoo.cfg, client port 2181, tickTime 2000 so sessions of 4-40 s)
+
+ZK_HOME="${ZK_HOME:-/usr/share/zookeeper}"
+
+_zk_answers() { # the four-letter word srvr (whitelisted by default) over bash's /dev/tcp
+  timeout 5 bash -c 'exec 3<>/dev/tcp/127.0.0.1/2181 && printf srvr >&3 && cat <&3' 2>/dev/null \
+    | grep -q '^Zookeeper version'
+}
+
+_zk_start() {
+  local log="$1"
+  if [[ ! -x "$ZK_HOME/bin/zkServer.sh" ]]; then
+    _svc_apt_install "$log" zookeeperd || return 1
+  fi
+  mkdir -p /var/log/zookeeper >>"$log" 2>&1 || true
+  _svc_logged "$log" env ZOOCFGDIR=/etc/zookeeper/conf "$ZK_HOME/bin/zkServer.sh" start
+}
+
+# ---------------------------------------------------------------------------------------------
+# etcd (Debian etcd-server; one member, data in /var/lib/etcd/snowid-ci)
+
+_etcd_answers() {
+  curl -sf --max-time 3 http://127.0.0.1:2379/health 2>/dev/null | grep -q '"health": *"true"'
+}
+
+_etcd_start() {
+  local log="$1"
+  if [[ ! -x /usr/bin/etcd ]]; then
+    _svc_apt_install "$log" etcd-server || return 1
+  fi
+  mkdir -p /var/lib/etcd >>"$log" 2>&1 || true
+  echo "+ etcd (background, output in $SERVICES_LOG_DIR/etcd-server.log)" >>"$log"
+  setsid nohup /usr/bin/etcd --name snowid-ci --data-dir /var/lib/etcd/snowid-ci \
+    --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 \
+    --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
+    --initial-cluster snowid-ci=http://127.0.0.1:2380 \
+    >>"$SERVICES_LOG_DIR/etcd-server.log" 2>&1 </dev/null &
+}
+
+# ---------------------------------------------------------------------------------------------
 
 # One service: name, address, client command, client package, probe, starter, database creator
 # (or "-"). Prints one line; returns non-zero if the service does not answer (or has no database).
@@ -217,6 +259,10 @@ ensure_services() {
     _maria_answers _maria_start _maria_database || failed=1
   _svc_ensure Redis 127.0.0.1:6379 redis-cli redis-tools \
     _redis_answers _redis_start - || failed=1
+  _svc_ensure ZooKeeper 127.0.0.1:2181 bash bash \
+    _zk_answers _zk_start - || failed=1
+  _svc_ensure etcd 127.0.0.1:2379 curl curl \
+    _etcd_answers _etcd_start - || failed=1
   _tools_ensure || failed=1
   if [[ "$failed" -ne 0 && "${CI:-}" == "true" ]]; then
     return 1
