@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.snowid.Snowflake;
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
+import io.snowid.testkit.StartDuringOutage;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Starting while the database does not answer yet: a lease retries for {@code connectWait} and
@@ -25,8 +29,13 @@ import org.junit.jupiter.api.Timeout;
 @Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class JdbcConnectWaitTest {
+  @TempDir Path dir;
+
   /** Short lease bounds: the fresh namespace's start wait (maxTtl + maxSkew + 1s) stays short. */
   private static final String TERMS = "&ttl=1s&maxTtl=1s&maxSkew=1s";
+
+  /** The outage tests' terms: holders that fence within 2 s of the registry going away. */
+  private static final String OUTAGE_TERMS = "&ttl=2s&maxTtl=2s&maxSkew=1s";
 
   private static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
@@ -52,6 +61,63 @@ class JdbcConnectWaitTest {
       }
     } finally {
       pg.close();
+    }
+  }
+
+  /**
+   * PostgreSQL down for 5 s under two running holders while a third process starts: it waits, takes
+   * its lease once the database answers, and no ID is issued twice.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void start_duringFiveSecondPostgresOutageBesideRunningHolders_issuesOnceItAnswers()
+      throws Exception {
+    PrivatePostgres pg = PrivatePostgres.create();
+    try {
+      StartDuringOutage.check(
+          pg.url() + "&create=true&namespace=outage&connectWait=60s" + OUTAGE_TERMS,
+          new StartDuringOutage.Registry() {
+            @Override
+            public void stop() throws Exception {
+              pg.stopImmediately();
+            }
+
+            @Override
+            public void start() throws Exception {
+              pg.start();
+            }
+          },
+          dir,
+          Duration.ofSeconds(5));
+    } finally {
+      pg.close();
+    }
+  }
+
+  /** As the PostgreSQL one, on a MariaDB of the test's own. */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void start_duringFiveSecondMariaDbOutageBesideRunningHolders_issuesOnceItAnswers()
+      throws Exception {
+    PrivateMariaDb maria = PrivateMariaDb.create();
+    try {
+      StartDuringOutage.check(
+          maria.url() + "&create=true&namespace=outage&connectWait=60s" + OUTAGE_TERMS,
+          new StartDuringOutage.Registry() {
+            @Override
+            public void stop() throws Exception {
+              maria.stopImmediately();
+            }
+
+            @Override
+            public void start() throws Exception {
+              maria.start();
+            }
+          },
+          dir,
+          Duration.ofSeconds(5));
+    } finally {
+      maria.close();
     }
   }
 

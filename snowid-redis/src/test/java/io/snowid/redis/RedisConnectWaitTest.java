@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.snowid.Snowflake;
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
+import io.snowid.testkit.StartDuringOutage;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -26,6 +28,9 @@ class RedisConnectWaitTest {
 
   /** Short lease bounds: the fresh namespace's start wait (maxTtl + maxSkew + 1s) stays short. */
   private static final String TERMS = "&ttl=1s&maxTtl=1s&maxSkew=1s";
+
+  /** The outage test's terms: holders that fence within 2 s of the registry going away. */
+  private static final String OUTAGE_TERMS = "&ttl=2s&maxTtl=2s&maxSkew=1s";
 
   private static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
@@ -50,6 +55,36 @@ class RedisConnectWaitTest {
         assertThat(gen.nextId()).isPositive();
         assertThat(gen.nodeStatus().source()).contains(redis.uri());
       }
+    }
+  }
+
+  /**
+   * Redis down for 5 s under two running holders while a third process starts: it waits, takes its
+   * lease once Redis answers (empty: this server keeps nothing), and no ID is issued twice.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void start_duringFiveSecondOutageBesideRunningHolders_issuesOnceRedisAnswersWithoutDuplicates()
+      throws Exception {
+    TestRedis redis = TestRedis.startPrivate(dir.resolve("outage"));
+    try (redis) {
+      String uri =
+          redis.uri() + "?prefix=" + TestRedis.uniquePrefix() + "&connectWait=60s" + OUTAGE_TERMS;
+      StartDuringOutage.check(
+          uri,
+          new StartDuringOutage.Registry() {
+            @Override
+            public void stop() throws Exception {
+              redis.shutdownNosave();
+            }
+
+            @Override
+            public void start() throws Exception {
+              redis.start();
+            }
+          },
+          dir,
+          Duration.ofSeconds(5));
     }
   }
 
