@@ -218,6 +218,63 @@ public final class Layout {
   }
 
   /**
+   * The smallest ID this layout can give in the time unit that contains {@code instant}. With
+   * {@link #lastIdAt} it bounds the IDs issued over a stretch of time, so that a table keyed by
+   * them answers {@code WHERE id BETWEEN firstIdAt(from) AND lastIdAt(to)} from its primary key,
+   * without a timestamp column. Whole units: an ID does not tell its time more finely, so the first
+   * ID of the unit that contains {@code from} may have been issued a moment before it. The bounds
+   * of consecutive units touch: {@code lastIdAt(t) + 1 == firstIdAt(t.plus(unit()))}.
+   *
+   * @throws InvalidSettingException for an instant before {@link #epoch()} or after {@link
+   *     #lastInstant()}, a {@linkplain #wraps() wrapping} layout (its IDs repeat, so no range
+   *     belongs to one instant), or a layout whose time field is not the most significant (its IDs
+   *     of one instant are not one range)
+   */
+  public long firstIdAt(Instant instant) {
+    return unitAt(instant) << timeField().shift();
+  }
+
+  /**
+   * The largest ID this layout can give in the time unit that contains {@code instant}: see {@link
+   * #firstIdAt}.
+   *
+   * @throws InvalidSettingException as {@link #firstIdAt}
+   */
+  public long lastIdAt(Instant instant) {
+    return firstIdAt(instant) | ((1L << timeField().shift()) - 1);
+  }
+
+  private long unitAt(Instant instant) {
+    if (wrap) {
+      throw new InvalidSettingException(
+          "layout",
+          spec,
+          "a layout that does not wrap (this one repeats its IDs every "
+              + Durations.format(wrapWindow())
+              + ", so an ID range does not belong to one instant)");
+    }
+    if (fields.get(0) != timeField()) {
+      throw new InvalidSettingException(
+          "layout",
+          spec,
+          "a layout whose time field is the most significant (here "
+              + fields.get(0).name()
+              + " is: the IDs of one instant are not one range)");
+    }
+    long millis;
+    try {
+      millis = instant.toEpochMilli();
+    } catch (ArithmeticException e) {
+      millis = instant.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    if (millis < epochMillis || millis > lastInstant().toEpochMilli()) {
+      throw new InvalidSettingException(
+          "instant", instant, epoch() + ".." + lastInstant() + ", the lifetime of layout " + spec);
+    }
+    return Math.floorDiv(millis - epochMillis, unitMillis);
+  }
+
+  /**
    * Composes an ID from one value per field, in the order of {@link #fields()}.
    *
    * @throws InvalidSettingException if the count is wrong or a value is outside its field
