@@ -5,6 +5,7 @@ enum Endpoint {
   ID("/id"),
   IDS("/ids"),
   DECODE("/decode"),
+  RANGE("/range"),
   HEALTH("/health"),
   METRICS("/metrics"),
   OTHER("other"),
@@ -26,6 +27,7 @@ enum Endpoint {
     return switch (path) {
       case "/id" -> ID;
       case "/ids" -> IDS;
+      case "/range" -> RANGE;
       case "/health" -> HEALTH;
       case "/metrics" -> METRICS;
       default -> path.startsWith(DECODE_PREFIX) ? DECODE : OTHER;

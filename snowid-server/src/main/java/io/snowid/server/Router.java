@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class Router extends Handler.Abstract.NonBlocking {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
   private static final String ROUTES =
-      "GET /id, /ids?count=N, /decode/{id}, /health, /metrics (optional ?format=)";
+      "GET /id, /ids?count=N, /decode/{id}, /range?from=T&to=T, /health, /metrics (optional ?format=)";
 
   /** What {@link #serve} returns when the answer must wait and may not: hand it to the pool. */
   static final int MUST_WAIT = IdEndpoints.MUST_WAIT;
@@ -35,6 +35,7 @@ final class Router extends Handler.Abstract.NonBlocking {
   private final ServiceMetrics metrics;
   private final IdEndpoints ids;
   private final DecodeEndpoint decode;
+  private final RangeEndpoint range;
   private final HealthEndpoint health;
   private final InFlight inFlight;
 
@@ -50,16 +51,17 @@ final class Router extends Handler.Abstract.NonBlocking {
     this.metrics = metrics;
     this.ids = new IdEndpoints(generator, metrics, reservedAhead, unsent);
     this.decode = new DecodeEndpoint(generator.layout());
+    this.range = new RangeEndpoint(generator.layout());
     this.health = new HealthEndpoint(generator);
   }
 
   /**
    * Runs on the thread that parsed the request, with no hand-off to the pool, whatever can be
-   * answered at once: {@code /health}, {@code /decode}, errors, and {@code /id} when its ID needs
-   * no wait ({@link io.snowid.Snowflake#tryNextId()}). An {@code /id} that must wait for its time
-   * unit, a high-water mark or a lease renewal, {@code /ids} (which may wait for the next
-   * millisecond) and {@code /metrics} go to the pool: a request that waits never holds up the
-   * connections behind it. A request whose connection is gone (pipelined behind a response that
+   * answered at once: {@code /health}, {@code /decode}, {@code /range}, errors, and {@code /id}
+   * when its ID needs no wait ({@link io.snowid.Snowflake#tryNextId()}). An {@code /id} that must
+   * wait for its time unit, a high-water mark or a lease renewal, {@code /ids} (which may wait for
+   * the next millisecond) and {@code /metrics} go to the pool: a request that waits never holds up
+   * the connections behind it. A request whose connection is gone (pipelined behind a response that
    * failed) is not served at all.
    */
   @Override
@@ -192,6 +194,7 @@ final class Router extends Handler.Abstract.NonBlocking {
       case ID -> ids.id(request, response, exchange, mayWait);
       case IDS -> ids.ids(request, response, exchange);
       case DECODE -> decode.decode(path, request, response, exchange);
+      case RANGE -> range.range(request, response, exchange);
       case HEALTH -> health.health(response, exchange);
       case METRICS ->
           Replies.send(

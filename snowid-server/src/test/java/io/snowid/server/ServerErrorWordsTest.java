@@ -49,6 +49,18 @@ class ServerErrorWordsTest {
             + " or one of twitter, westid,",
         "decode/1?layout=twitter&format=hexx|query parameter format = hexx is invalid; allowed:"
             + " one of decimal,",
+        "range?to=2026-11-27|query parameter from is missing; allowed: an ISO-8601 instant or a"
+            + " date (e.g. /range?from=2026-11-27T00:00:00Z&to=2026-11-27T23:59:59.999Z)",
+        "range?from=yesterday&to=2026-11-27|query parameter from = yesterday is invalid; allowed:"
+            + " an ISO-8601 instant or a date",
+        "range?from=2026-11-28&to=2026-11-27|query parameter from = 2026-11-28T00:00:00Z is after"
+            + " to = 2026-11-27T00:00:00Z",
+        "range?from=2001-01-01&to=2026-11-27|query parameter from = 2001-01-01T00:00:00Z is"
+            + " invalid; allowed: 2010-11-04T01:42:54.657Z..2080-07-10T17:30:30.208Z, the lifetime"
+            + " of layout",
+        "range?from=2026-11-27&to=2026-11-27&layout=int32|layout = time=21,worker=5,sequence=5,",
+        "range?form=2026-11-27|unknown query parameter 'form'; did you mean from? allowed: from, to,"
+            + " layout",
       })
   void aBadRequest_isExplainedInTheTermsOfTheHttpInterface(String path, String error) {
     HttpResponse<String> r = http.get(path);

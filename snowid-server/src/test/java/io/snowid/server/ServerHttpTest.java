@@ -6,6 +6,7 @@ import io.snowid.DecodedId;
 import io.snowid.Layout;
 import io.snowid.codec.IdCodec;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -164,6 +165,44 @@ class ServerHttpTest {
   @Test
   void ids_noCount_returns400() {
     assertJsonError(http.get("ids"), 400, "query parameter count is missing; allowed: 1..100000");
+  }
+
+  @Test
+  void range_aDay_returnsTheBoundsOfItsIdsAsJson_andAnIdOfThatDayLiesWithin() {
+    HttpResponse<String> r = http.get("range?from=2022-06-28&to=2022-06-28T23:59:59.999Z");
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+    long first = TWITTER.firstIdAt(Instant.parse("2022-06-28T00:00:00Z"));
+    long last = TWITTER.lastIdAt(Instant.parse("2022-06-28T23:59:59.999Z"));
+    assertThat(r.body())
+        .isEqualTo(
+            "{\"from\":\"2022-06-28T00:00:00Z\",\"to\":\"2022-06-28T23:59:59.999Z\","
+                + "\"first\":\""
+                + first
+                + "\",\"last\":\""
+                + last
+                + "\",\"layout\":\""
+                + TWITTER.spec()
+                + "\"}");
+    assertThat(1541815603606036480L).isBetween(first, last); // a tweet of 2022-06-28
+    assertThat(TWITTER.decode(first - 1).instant()).isBefore(Instant.parse("2022-06-28T00:00:00Z"));
+    assertThat(TWITTER.decode(last + 1).instant()).isEqualTo(Instant.parse("2022-06-29T00:00:00Z"));
+  }
+
+  @Test
+  void range_withAnotherLayout_usesIt() {
+    HttpResponse<String> r = http.get("range?from=2026-11-27&to=2026-11-27&layout=sonyflake");
+
+    Layout sonyflake = Layout.preset("sonyflake");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body())
+        .contains(
+            "\"first\":\""
+                + sonyflake.firstIdAt(Instant.parse("2026-11-27T00:00:00Z"))
+                + "\",\"last\":\""
+                + sonyflake.lastIdAt(Instant.parse("2026-11-27T00:00:00Z"))
+                + "\"");
   }
 
   @Test
