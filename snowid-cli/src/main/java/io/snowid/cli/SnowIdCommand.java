@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
       GenerateCommand.class,
       DecodeCommand.class,
       LayoutCommand.class,
+      RangeCommand.class,
       LeasesCommand.class,
       ServeCommand.class,
       BenchCommand.class,

@@ -87,7 +87,7 @@ class CommandLineTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.errLines())
         .containsExactly(
-            "snowid: unknown command 'frobnicate'; the commands are generate, decode, layout,"
+            "snowid: unknown command 'frobnicate'; the commands are generate, decode, layout, range,"
                 + " leases, serve, bench, generate-completion (see snowid --help)");
   }
 

@@ -84,7 +84,7 @@ class DidYouMeanTest {
   void anUnknownCommandWithoutANearMiss_namesTheCommandsThereAre() {
     assertBadInput(
         "frobnicate",
-        "snowid: unknown command 'frobnicate'; the commands are generate, decode, layout,"
+        "snowid: unknown command 'frobnicate'; the commands are generate, decode, layout, range,"
             + " leases, serve, bench, generate-completion (see snowid --help)");
   }
 }
