@@ -66,14 +66,20 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   /** Acquisitions that lose a race (another holder wrote first) try again, this many times. */
   private static final int ATTEMPTS = 8;
 
-  /** An id this coordinator holds: what its next renewal or release must find unchanged. */
+  /**
+   * An id this coordinator holds: what its next renewal or release must find unchanged. The
+   * creation zxids tell a node of this acquisition from one made again after a loss, whose version
+   * starts over.
+   */
   private record Held(
       String ns,
       Session session,
       long sessionId,
       long generation,
       int heldVersion,
+      long heldCzxid,
       int recordVersion,
+      long recordCzxid,
       long mzxid,
       IdRecord record) {}
 
@@ -380,6 +386,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         return null;
       }
     }
+    long zxid = written.getMzxid(); // one transaction: every node it created has this czxid
+    Stat recordStat = oldVersion < 0 ? null : stat(w.results().get(ops.size() - 2));
     held.put(
         token,
         new Held(
@@ -388,8 +396,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             trip.sessionId(),
             s.generation(),
             0,
+            zxid,
             oldVersion + 1,
-            written.getMzxid(),
+            recordStat == null ? zxid : recordStat.getCzxid(),
+            zxid,
             record));
     String reason =
         j.loss().isEmpty()
@@ -468,7 +478,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     Answer a =
         trip.multi(
             List.of(
-                Op.check(ns + "/held/" + lease.nodeId(), h.heldVersion()),
+                Op.setData(
+                    ns + "/held/" + lease.nodeId(), Records.join(r.token()), h.heldVersion()),
                 Op.setData(ns + "/ids/" + lease.nodeId(), next.bytes(), h.recordVersion()),
                 Op.setData(ns + "/written", EMPTY, -1),
                 Op.setData(path("written"), EMPTY, -1)));
@@ -480,7 +491,15 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       held.remove(lease.token());
       throw taken(lease, judgeLost(trip, ns, lease, h));
     }
+    Stat hs = stat(a.results().get(0));
     Stat st = stat(a.results().get(1));
+    if (hs.getCzxid() != h.heldCzxid()
+        || hs.getEphemeralOwner() != h.sessionId()
+        || st.getCzxid() != h.recordCzxid()) {
+      held.remove(lease.token());
+      throw taken(
+          lease, "its nodes were made again by another holder" + lostBefore(recordLoss(trip, ns)));
+    }
     if (st.getMzxid() < h.mzxid()) {
       held.remove(lease.token());
       throw taken(lease, rollback(trip, ns, h.mzxid(), st.getMzxid()));
@@ -492,8 +511,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             s,
             h.sessionId(),
             h.generation(),
-            h.heldVersion(),
+            hs.getVersion(),
+            h.heldCzxid(),
             st.getVersion(),
+            h.recordCzxid(),
             st.getMzxid(),
             next));
     return new Lease(
@@ -580,9 +601,12 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         why = "its nodes changed under it";
       }
     }
-    long lostUntil = recordLoss(trip, ns);
-    return why
-        + " before its session ended: ZooKeeper lost or rolled back its writes; newcomers start after "
+    return why + lostBefore(recordLoss(trip, ns));
+  }
+
+  private static String lostBefore(long lostUntil) {
+    return " before its session ended: ZooKeeper lost or rolled back its writes; newcomers start"
+        + " after "
         + (lostUntil == NONE ? "lostUntil" : Instant.ofEpochMilli(lostUntil).toString());
   }
 

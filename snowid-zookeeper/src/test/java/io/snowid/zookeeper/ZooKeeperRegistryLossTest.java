@@ -1,0 +1,176 @@
+package io.snowid.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseLimits;
+import io.snowid.lease.LeaseTakenException;
+import io.snowid.lease.LeaseTerms;
+import io.snowid.lease.LeaseTermsException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.zookeeper.ZKUtil;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a ZooKeeper that lost part of its nodes makes newcomers do: every id taken after a loss
+ * starts after maxTtl + maxSkew + 1 s from it (the limits every holder was held to, never the
+ * newcomer's ttl); a namespace has one set of limits while holders live; a renewal that finds its
+ * nodes gone while its session lives fences and records the loss. On the shared server, under a
+ * chroot of each test's own. A restored older snapshot is ZooKeeperSnapshotRestoreTest.
+ */
+@Tag("integration")
+class ZooKeeperRegistryLossTest {
+  private static final LeaseLimits SHORT =
+      new LeaseLimits(Duration.ofSeconds(1), Duration.ofMillis(500));
+  private static final long DEFAULT_WAIT =
+      LeaseLimits.DEFAULT.maxTtl().plus(LeaseLimits.DEFAULT.maxSkew()).toMillis();
+
+  private final String root = TestZooKeeper.uniqueRoot();
+  private final String uri = TestZooKeeper.uri(root);
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    for (AutoCloseable c : opened) {
+      c.close();
+    }
+    TestZooKeeper.delete(TestZooKeeper.SHARED, root);
+  }
+
+  private ZooKeeperLeaseCoordinator open() {
+    ZooKeeperLeaseCoordinator c = ZooKeeperLeaseCoordinator.open(uri);
+    opened.add(c);
+    return c;
+  }
+
+  private static AcquireRequest request(String instance, long ttl, LeaseLimits limits) {
+    long now = System.currentTimeMillis();
+    return new AcquireRequest(
+        "ns", 4, 0, 0, instance, new LeaseTerms(Duration.ofMillis(ttl), now, now + ttl), limits);
+  }
+
+  private static LeaseTerms terms(long ttl) {
+    long now = System.currentTimeMillis();
+    return new LeaseTerms(Duration.ofMillis(ttl), now, now + ttl);
+  }
+
+  private void deleteNodes(String... paths) throws Exception {
+    try (ZooKeeper zk = TestZooKeeper.client(TestZooKeeper.SHARED)) {
+      for (String p : paths) {
+        ZKUtil.deleteRecursive(zk, root + p);
+      }
+    }
+  }
+
+  @Test
+  void acquire_newNamespaceOfAChrootInService_doesNotWait() {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    Lease l = open().acquire(request("a", 2_000, LeaseLimits.DEFAULT));
+
+    assertThat(l.highWaterMillis()).isLessThan(l.coordinatorNowMillis());
+    assertThat(l.startReason()).isEmpty();
+  }
+
+  @Test
+  void acquire_newChroot_waitsOutTheLimitsNamingWhy() {
+    Lease l = open().acquire(request("first", 2_000, LeaseLimits.DEFAULT));
+
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(l.coordinatorNowMillis() + DEFAULT_WAIT);
+    assertThat(l.startReason()).contains("ZooKeeper has no state under the chroot");
+  }
+
+  @Test
+  void acquire_afterTheChrootsNodesWereDeleted_newcomerWithAShortTtlStartsAfterTheLimits()
+      throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator old = open();
+    Lease held = old.acquire(request("old", 10_000, LeaseLimits.DEFAULT));
+    deleteNodes("/registry", "/written", "/ns");
+
+    Lease next = open().acquire(request("new", 1_000, LeaseLimits.DEFAULT));
+
+    assertThat(next.nodeId()).isEqualTo(held.nodeId());
+    assertThat(next.highWaterMillis())
+        .isGreaterThanOrEqualTo(next.coordinatorNowMillis() + DEFAULT_WAIT);
+    assertThat(next.startReason()).contains("no state under the chroot");
+    assertThatThrownBy(() -> old.renew(held, terms(10_000)))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("lost or rolled back its writes");
+  }
+
+  /**
+   * A renewal whose record another holder took while its session lives proves the ensemble lost
+   * writes: it fences, and a newcomer of another namespace, which looks new, waits out the loss.
+   */
+  @Test
+  void renew_recordGoneWhileTheSessionLives_fencesAndNewcomersOfAnyNamespaceWait()
+      throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator holder = open();
+    Lease held = holder.acquire(request("holder", 10_000, LeaseLimits.DEFAULT));
+    deleteNodes("/ns/ns/ids/" + held.nodeId(), "/ns/ns/held/" + held.nodeId());
+
+    assertThatThrownBy(() -> holder.renew(held, terms(10_000)))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("its record is gone")
+        .hasMessageContaining("newcomers start after");
+    long now = System.currentTimeMillis();
+    Lease other =
+        open()
+            .acquire(new AcquireRequest("other", 4, 0, 0, "x", terms(2_000), LeaseLimits.DEFAULT));
+    assertThat(other.highWaterMillis()).isGreaterThanOrEqualTo(now + DEFAULT_WAIT - 1_000);
+    assertThat(other.startReason()).contains("lost the chroot's state");
+  }
+
+  @Test
+  void acquire_namespaceWithoutAWriteForItsMaxTtl_isDistrustedLikeALostOne() throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator c = open();
+    c.release(c.acquire(request("a", 1_000, SHORT)), Long.MIN_VALUE);
+    Thread.sleep(1_500);
+
+    Lease l = c.acquire(request("a", 1_000, SHORT));
+
+    assertThat(l.startReason()).containsPattern("no write (to the namespace|under the chroot)");
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(l.coordinatorNowMillis() + 1_500);
+  }
+
+  @Test
+  void acquire_recordDeletedWhileTheNamespaceIsInService_waitsOutTheLoss() throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator c = open();
+    Lease a = c.acquire(request("a", 2_000, LeaseLimits.DEFAULT));
+    Lease b = c.acquire(request("b", 2_000, LeaseLimits.DEFAULT));
+    c.release(a, Long.MIN_VALUE);
+    c.release(b, Long.MIN_VALUE);
+    deleteNodes("/ns/ns/ids/" + a.nodeId());
+
+    Lease next = c.acquire(request("c", 2_000, LeaseLimits.DEFAULT));
+
+    assertThat(next.startReason()).contains("records are missing (1 of 2)");
+    assertThat(next.highWaterMillis())
+        .isGreaterThanOrEqualTo(next.coordinatorNowMillis() + DEFAULT_WAIT);
+  }
+
+  @Test
+  void acquire_otherLimitsWhileAHolderLives_refusedNamingBoth_thenTakenOnceNoneLives() {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator c = open();
+    Lease fleet = c.acquire(request("fleet", 2_000, SHORT));
+
+    assertThatThrownBy(() -> open().acquire(request("other", 2_000, LeaseLimits.DEFAULT)))
+        .isInstanceOf(LeaseTermsException.class)
+        .hasMessageContaining("maxTtl 1s, maxSkew 500ms")
+        .hasMessageContaining("maxTtl 30s, maxSkew 5s");
+    c.release(fleet, Long.MIN_VALUE);
+    Lease other = open().acquire(request("other", 2_000, LeaseLimits.DEFAULT));
+    assertThat(other.nodeId()).isNotNegative();
+  }
+}
