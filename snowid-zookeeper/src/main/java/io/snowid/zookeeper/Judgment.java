@@ -33,6 +33,8 @@ record Judgment(
    * @param written the {@code mtime} of the namespace's newest write, or NONE
    * @param live how many ids of the namespace are held (ephemeral nodes)
    * @param records how many id records the namespace has
+   * @param rollback why the ensemble went back to an older state, as this process saw it (its
+   *     transaction id is below one confirmed before), or {@code ""}
    */
   record View(
       long now,
@@ -41,7 +43,8 @@ record Judgment(
       State state,
       long written,
       int live,
-      int records) {}
+      int records,
+      String rollback) {}
 
   /**
    * @throws LeaseTermsException if the namespace has other limits and live holders (even in a state
@@ -68,7 +71,9 @@ record Judgment(
     long registryTtl = rg == null || rg.maxTtl() == NONE ? maxTtl : rg.maxTtl();
     long lostAt = rg == null ? NONE : rg.lostAt();
     String loss = "";
-    if (rg == null || v.registryWritten() == NONE) {
+    if (!v.rollback().isEmpty()) {
+      loss = v.rollback();
+    } else if (rg == null || v.registryWritten() == NONE) {
       loss = "ZooKeeper has no state under the chroot (new, or it lost its data)";
     } else if (now - v.registryWritten() > registryTtl) {
       loss =

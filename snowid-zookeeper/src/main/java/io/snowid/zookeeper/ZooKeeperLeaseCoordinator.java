@@ -89,6 +89,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   private final Session operator;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   private final AtomicLong roundTrips = new AtomicLong();
+
+  /** The highest transaction id a write of this coordinator was confirmed at. */
+  private final AtomicLong confirmedZxid = new AtomicLong();
+
   private volatile boolean closed;
 
   private ZooKeeperLeaseCoordinator(ZooKeeperSettings settings, Session operator) {
@@ -265,7 +269,9 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       prepareRoot(s); // the chroot was deleted: a loss, which the registry node's absence shows
       return null;
     }
-    long now = stat(c.results().get(0)).getMtime();
+    Stat clockStat = stat(c.results().get(0));
+    long now = clockStat.getMtime();
+    String rollback = wentBack(clockStat.getMzxid());
     List<OpResult> v = r.results();
     Stat registryStat = stat(v.get(0));
     Registry registry = registryStat == null ? null : Registry.parse(data(v.get(0)));
@@ -284,7 +290,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
                 state,
                 mtime(v.get(3)),
                 holders == null ? 0 : holders.size(),
-                records == null ? 0 : records.size()),
+                records == null ? 0 : records.size(),
+                rollback),
             request,
             describe());
     Set<Long> taken = holders == null ? Set.of() : holders;
@@ -387,6 +394,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       }
     }
     long zxid = written.getMzxid(); // one transaction: every node it created has this czxid
+    confirmed(zxid);
     Stat recordStat = oldVersion < 0 ? null : stat(w.results().get(ops.size() - 2));
     held.put(
         token,
@@ -429,6 +437,25 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     return exists
         ? Op.setData(path, EMPTY, -1)
         : Op.create(path, EMPTY, acl, CreateMode.PERSISTENT);
+  }
+
+  private void confirmed(long zxid) {
+    confirmedZxid.accumulateAndGet(zxid, Math::max);
+  }
+
+  /**
+   * Why the ensemble is at an older state than a write this coordinator saw confirmed (its
+   * transaction id went back: a restored snapshot), or {@code ""}.
+   */
+  private String wentBack(long zxid) {
+    long confirmed = confirmedZxid.get();
+    return zxid >= confirmed
+        ? ""
+        : "the ensemble's transaction id went back (0x"
+            + Long.toHexString(zxid)
+            + ", a write of this process was confirmed at 0x"
+            + Long.toHexString(confirmed)
+            + "): ZooKeeper restored an older snapshot";
   }
 
   /** Which ids a request with fixed bits may take, for messages; "" when it may take any. */
@@ -485,7 +512,11 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
                 Op.setData(path("written"), EMPTY, -1)));
     if (a.code() == Code.SESSIONEXPIRED) {
       held.remove(lease.token());
-      throw taken(lease, "its ZooKeeper session expired: the ensemble deleted its ephemeral node");
+      throw taken(
+          lease,
+          "its ZooKeeper session expired: the ensemble deleted its ephemeral node (the next"
+              + " acquisition of this process finds whether the ensemble went back to an older"
+              + " state)");
     }
     if (!a.ok()) {
       held.remove(lease.token());
@@ -500,6 +531,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       throw taken(
           lease, "its nodes were made again by another holder" + lostBefore(recordLoss(trip, ns)));
     }
+    confirmed(st.getMzxid());
     if (st.getMzxid() < h.mzxid()) {
       held.remove(lease.token());
       throw taken(lease, rollback(trip, ns, h.mzxid(), st.getMzxid()));
