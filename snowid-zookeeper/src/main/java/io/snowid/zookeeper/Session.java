@@ -2,8 +2,13 @@ package io.snowid.zookeeper;
 
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
@@ -40,15 +45,7 @@ final class Session implements AutoCloseable {
    * @throws RegistryUnavailableException when no server answered in time
    */
   static Session open(ZooKeeperSettings settings, long askedMillis) {
-    for (String server : settings.connectString().split(",")) {
-      String host = server.substring(0, server.lastIndexOf(':'));
-      try {
-        InetAddress.getAllByName(host.replace("[", "").replace("]", ""));
-      } catch (UnknownHostException e) {
-        throw new NodeIdUnavailableException(
-            "ZooKeeper at " + settings.describe() + ": unknown host " + host);
-      }
-    }
+    refuseUnknownOrSilent(settings);
     CuratorFrameworkFactory.Builder builder =
         CuratorFrameworkFactory.builder()
             .connectString(settings.connectString())
@@ -102,6 +99,38 @@ final class Session implements AutoCloseable {
             });
     s.generation.addAndGet(lost.get());
     return s;
+  }
+
+  /** How long the probe of one server waits for its TCP connection. */
+  private static final int PROBE_MILLIS = 1_000;
+
+  /**
+   * Fails at once for a host that does not resolve, and quickly when no server accepts a TCP
+   * connection (refused: nothing listens yet), so that a start waiting for its registry tries again
+   * soon instead of after the client's whole connection timeout.
+   */
+  private static void refuseUnknownOrSilent(ZooKeeperSettings settings) {
+    List<String> refused = new ArrayList<>();
+    for (String server : settings.connectString().split(",")) {
+      int colon = server.lastIndexOf(':');
+      String host = server.substring(0, colon).replace("[", "").replace("]", "");
+      InetAddress[] addresses;
+      try {
+        addresses = InetAddress.getAllByName(host);
+      } catch (UnknownHostException e) {
+        throw new NodeIdUnavailableException(
+            "ZooKeeper at " + settings.describe() + ": unknown host " + host);
+      }
+      int port = Integer.parseInt(server.substring(colon + 1));
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(addresses[0], port), PROBE_MILLIS);
+        return; // one server listens: the client connects to it
+      } catch (IOException e) {
+        refused.add(server + " (" + e.getMessage() + ")");
+      }
+    }
+    throw new RegistryUnavailableException(
+        "ZooKeeper at " + settings.describe() + " did not answer: " + String.join(", ", refused));
   }
 
   /** The client's current ZooKeeper handle: one session; Curator replaces it after expiry. */
