@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -62,7 +63,7 @@ final class PrivateZooKeeper implements AutoCloseable {
     return "127.0.0.1:" + port;
   }
 
-  /** Starts the server (again) on its port and data; returns once it accepts connections. */
+  /** Starts the server (again) on its port and data; returns once it serves requests. */
   void start() {
     try {
       Files.createDirectories(data);
@@ -87,7 +88,12 @@ final class PrivateZooKeeper implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
+        s.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+        String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        if (answer.contains("Mode:")) {
+          return; // it serves requests (bound, but loading its data, it answers otherwise)
+        }
+        sleep(100);
       } catch (IOException e) {
         if (!process.isAlive()) {
           throw new IllegalStateException("ZooKeeper on port " + port + " exited; see " + dir);
