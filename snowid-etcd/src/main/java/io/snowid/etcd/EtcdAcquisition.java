@@ -1,0 +1,309 @@
+package io.snowid.etcd;
+
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.PutOption;
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.LeaseLimits;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One acquisition's judgement on what a read found: the id to take, what earlier holders may have
+ * issued under it, whether the state can be believed (docs/design.md, "A registry that lost its
+ * state"), and the transaction that takes the id only if nothing it judged on changed.
+ */
+final class EtcdAcquisition {
+  enum Outcome {
+    TAKE,
+    FULL,
+    TERMS
+  }
+
+  final Outcome outcome;
+  final long id;
+
+  /** What earlier holders may have issued: the id's mark, and lostUntil after a loss. */
+  final long base;
+
+  /** Why the id starts after a loss of the state, or "". */
+  final String loss;
+
+  /** Live leases on the ids the request may take (FULL), or on the namespace (TERMS). */
+  final long live;
+
+  final LeaseLimits recorded; // TERMS: the namespace's limits
+
+  private final EtcdKeys keys;
+  private final EtcdRecords read;
+  private final AcquireRequest request;
+  private final long now;
+  private final long lostUntil; // Long.MIN_VALUE: none
+  private final boolean lossFound; // this call found a loss of the prefix: it sets lostAt
+  private final long clusterId;
+
+  private EtcdAcquisition(
+      Outcome outcome,
+      long id,
+      long base,
+      String loss,
+      long live,
+      LeaseLimits recorded,
+      EtcdKeys keys,
+      EtcdRecords read,
+      AcquireRequest request,
+      long now,
+      long lostUntil,
+      boolean lossFound,
+      long clusterId) {
+    this.outcome = outcome;
+    this.id = id;
+    this.base = base;
+    this.loss = loss;
+    this.live = live;
+    this.recorded = recorded;
+    this.keys = keys;
+    this.read = read;
+    this.request = request;
+    this.now = now;
+    this.lostUntil = lostUntil;
+    this.lossFound = lossFound;
+    this.clusterId = clusterId;
+  }
+
+  /**
+   * Judges a read.
+   *
+   * @param now the holder's clock (etcd has none in its answers): written times and lostUntil
+   * @param clusterId the cluster that answered the read
+   * @param wentBack why this client saw etcd go back (revision, cluster id), or null
+   */
+  static EtcdAcquisition judge(
+      EtcdKeys keys,
+      EtcdRecords read,
+      AcquireRequest request,
+      long now,
+      long clusterId,
+      String wentBack) {
+    long maxTtl = request.limits().maxTtl().toMillis();
+    long maxSkew = request.limits().maxSkew().toMillis();
+    EtcdRecords.Field terms = read.namespace("terms");
+    LeaseLimits recorded = null;
+    if (terms.value() != null) {
+      String[] f = terms.value().split(" ");
+      recorded =
+          new LeaseLimits(
+              java.time.Duration.ofMillis(EtcdRecords.num(f[0])),
+              java.time.Duration.ofMillis(EtcdRecords.num(f[1])));
+    }
+    // one set of limits per namespace while it has live leases (refusing is always safe)
+    if (recorded != null && !recorded.equals(request.limits()) && !read.held.isEmpty()) {
+      return new EtcdAcquisition(
+          Outcome.TERMS,
+          -1,
+          0,
+          "",
+          read.held.size(),
+          recorded,
+          keys,
+          read,
+          request,
+          now,
+          Long.MIN_VALUE,
+          false,
+          clusterId);
+    }
+
+    // Can the state be believed? (the rule and its reasons: docs/design.md)
+    long registryWritten = read.registry("written").number();
+    long registryTtl = read.registry("maxTtl").number();
+    long recordedCluster = read.registry("cluster").number();
+    long lostAt = read.registry("lostAt").number();
+    String loss = "";
+    if (wentBack != null) {
+      loss = wentBack;
+    } else if (registryWritten == Long.MIN_VALUE) {
+      loss = "etcd has no state for the prefix (new, or it lost its data)";
+    } else if (recordedCluster != Long.MIN_VALUE && recordedCluster != clusterId) {
+      loss =
+          "the prefix was written by etcd cluster "
+              + Long.toHexString(recordedCluster)
+              + " and is read from "
+              + Long.toHexString(clusterId)
+              + " (restored from a snapshot?)";
+    } else if (now - registryWritten
+        > (registryTtl == Long.MIN_VALUE ? maxTtl : Math.max(registryTtl, maxTtl))) {
+      loss =
+          "no write to the prefix for "
+              + (now - registryWritten)
+              + " ms (idle, or etcd went back to an older state)";
+    }
+    boolean lossFound = !loss.isEmpty();
+    long written = read.namespace("written").number();
+    long records = Math.max(0, read.namespace("records").number());
+    if (lossFound) {
+      lostAt = now;
+    } else if (written == Long.MIN_VALUE || recorded == null) {
+      if (!read.marks.isEmpty()) {
+        loss = "its records have no state (keys deleted by hand?)";
+      }
+    } else if (now - written > recorded.maxTtl().toMillis()) {
+      loss =
+          "no write to the namespace for "
+              + (now - written)
+              + " ms (idle, or etcd went back to an older state)";
+    } else if (read.marks.size() < records) {
+      loss = "records are missing (" + read.marks.size() + " of " + records + ")";
+    }
+    LeaseLimits both = recorded == null ? request.limits() : recorded.max(request.limits());
+    long lt = both.maxTtl().toMillis();
+    long ls = both.maxSkew().toMillis();
+    long slack = LeaseLimits.SLACK.toMillis();
+    long bound = Long.MIN_VALUE;
+    if (!loss.isEmpty()) {
+      bound = now + lt + ls + slack;
+    } else if (lostAt != Long.MIN_VALUE && lostAt + lt + ls + slack > now) {
+      bound = lostAt + lt + ls + slack;
+      loss = "etcd lost the prefix's state " + (now - lostAt) + " ms ago";
+    }
+    long lostUntil = Math.max(read.namespace("lostUntil").number(), bound);
+
+    // the instance's last id if free and allowed, else the lowest free allowed id
+    long chosen = -1;
+    long newest = -1;
+    for (var e : read.marks.entrySet()) {
+      if (e.getValue().instance().equals(request.instance())
+          && e.getValue().revision() > newest
+          && request.allows(e.getKey())) {
+        newest = e.getValue().revision();
+        chosen = read.held.containsKey(e.getKey()) ? -1 : e.getKey();
+      }
+    }
+    for (long v = request.first(); chosen < 0 && v >= 0; v = request.next(v)) {
+      if (!read.held.containsKey(v)) {
+        chosen = v;
+      }
+    }
+    if (chosen < 0) {
+      long live = read.held.keySet().stream().filter(request::allows).count();
+      return new EtcdAcquisition(
+          Outcome.FULL,
+          -1,
+          0,
+          loss,
+          live,
+          recorded,
+          keys,
+          read,
+          request,
+          now,
+          lostUntil,
+          false,
+          clusterId);
+    }
+    EtcdRecords.Mark mark = read.marks.get(chosen);
+    long base = mark == null ? Long.MIN_VALUE : mark.highWater();
+    base = Math.max(base, lostUntil);
+    return new EtcdAcquisition(
+        Outcome.TAKE,
+        chosen,
+        base,
+        loss,
+        0,
+        recorded,
+        keys,
+        read,
+        request,
+        now,
+        lostUntil,
+        lossFound,
+        clusterId);
+  }
+
+  /**
+   * The transaction: takes the id if it is still free and nothing judged on changed (its record,
+   * the namespace's limits, record count and lostUntil, the prefix's lostAt), attaching the id's
+   * key to {@code etcdLease}, raising its mark and noting the newest write; else reads again.
+   */
+  Txn transaction(long etcdLease, String token, long expiresAt) {
+    List<Cmp> ifs = new ArrayList<>();
+    List<Op> then = new ArrayList<>();
+    EtcdRecords.Mark mark = read.marks.get(id);
+    long hw = Math.max(request.terms().mayIssueUntilMillis(), base);
+    ifs.add(new Cmp(keys.held(id), Cmp.Op.EQUAL, CmpTarget.version(0)));
+    ifs.add(
+        new Cmp(
+            keys.mark(id),
+            Cmp.Op.EQUAL,
+            CmpTarget.modRevision(mark == null ? 0 : mark.revision())));
+    then.add(
+        Op.put(
+            keys.held(id),
+            EtcdCalls.bytes(new EtcdRecords.Held(token, request.instance(), etcdLease).value()),
+            PutOption.builder().withLeaseId(etcdLease).build()));
+    then.add(
+        put(
+            keys.mark(id),
+            new EtcdRecords.Mark(request.instance(), hw, base, expiresAt, false, 0).value()));
+    compareNs(ifs, "terms");
+    if (!request.limits().equals(recorded)) {
+      then.add(
+          put(
+              keys.ns("terms"),
+              request.limits().maxTtl().toMillis() + " " + request.limits().maxSkew().toMillis()));
+    }
+    compareNs(ifs, "records");
+    long records = Math.max(0, read.namespace("records").number());
+    long created = Math.max(records, read.marks.size() + (mark == null ? 1 : 0));
+    if (created != records) {
+      then.add(put(keys.ns("records"), Long.toString(created)));
+    }
+    compareNs(ifs, "lostUntil");
+    if (lostUntil != read.namespace("lostUntil").number()) {
+      then.add(put(keys.ns("lostUntil"), EtcdRecords.str(lostUntil)));
+    }
+    ifs.add(
+        new Cmp(
+            keys.registry("lostAt"),
+            Cmp.Op.EQUAL,
+            CmpTarget.modRevision(read.registry("lostAt").revision())));
+    if (lossFound) {
+      then.add(put(keys.registry("lostAt"), Long.toString(now)));
+    }
+    long registryTtl = read.registry("maxTtl").number();
+    if (registryTtl < request.limits().maxTtl().toMillis()) {
+      ifs.add(
+          new Cmp(
+              keys.registry("maxTtl"),
+              Cmp.Op.EQUAL,
+              CmpTarget.modRevision(read.registry("maxTtl").revision())));
+      then.add(put(keys.registry("maxTtl"), Long.toString(request.limits().maxTtl().toMillis())));
+    }
+    if (read.registry("cluster").number() != clusterId) {
+      then.add(put(keys.registry("cluster"), Long.toString(clusterId)));
+    }
+    then.addAll(wrote(keys, now));
+    return new Txn(ifs, then);
+  }
+
+  /** A transaction's compares and writes. */
+  record Txn(List<Cmp> ifs, List<Op> then) {}
+
+  private void compareNs(List<Cmp> ifs, String field) {
+    ifs.add(
+        new Cmp(
+            keys.ns(field), Cmp.Op.EQUAL, CmpTarget.modRevision(read.namespace(field).revision())));
+  }
+
+  static Op put(io.etcd.jetcd.ByteSequence key, String value) {
+    return Op.put(key, EtcdCalls.bytes(value), PutOption.DEFAULT);
+  }
+
+  /** Every call that changes a namespace notes when: its newest write, and the prefix's. */
+  static List<Op> wrote(EtcdKeys keys, long now) {
+    return List.of(
+        put(keys.ns("written"), Long.toString(now)),
+        put(keys.registry("written"), Long.toString(now)));
+  }
+}

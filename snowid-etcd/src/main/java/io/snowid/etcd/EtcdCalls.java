@@ -1,0 +1,241 @@
+package io.snowid.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import io.etcd.jetcd.Response;
+import io.etcd.jetcd.common.exception.ErrorCode;
+import io.etcd.jetcd.common.exception.EtcdException;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.lease.LeaseGrantResponse;
+import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.Op;
+import io.snowid.Durations;
+import io.snowid.lease.RegistryUnavailableException;
+import io.snowid.node.NodeIdUnavailableException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The etcd calls of one coordinator: each bounded in time, each failure classified (not answering
+ * yet, or not to be fixed by waiting), and each answer's header checked against what this client
+ * saw before (a revision that went back, another cluster id: docs/design.md, "The etcd://
+ * backend").
+ */
+final class EtcdCalls implements AutoCloseable {
+  private static final Duration CONNECT = Duration.ofSeconds(5);
+
+  private final EtcdSettings settings;
+  private final Client client;
+  private final AtomicLong calls = new AtomicLong();
+
+  /** The highest revision of an answer received so far; 0 before the first. */
+  private final AtomicLong revision = new AtomicLong();
+
+  /** The cluster id of the first answer; 0 before it. */
+  private final AtomicLong clusterId = new AtomicLong();
+
+  EtcdCalls(EtcdSettings settings) {
+    this.settings = settings;
+    ClientBuilder b =
+        Client.builder()
+            .endpoints(settings.endpoints().toArray(String[]::new))
+            .connectTimeout(CONNECT)
+            // every call is bounded and retried by the caller's own rule: none by jetcd
+            .retryMaxAttempts(0);
+    if (settings.user() != null) {
+      b.user(bytes(settings.user())).password(bytes(settings.password()));
+    }
+    this.client = b.build();
+  }
+
+  static ByteSequence bytes(String s) {
+    return ByteSequence.from(s, StandardCharsets.UTF_8);
+  }
+
+  static String text(ByteSequence b) {
+    return b.toString(StandardCharsets.UTF_8);
+  }
+
+  /** An answer and whether its revision or cluster showed a registry that went back. */
+  record Answer(TxnResponse txn, String wentBack) {}
+
+  /** One transaction, within {@code boundMillis}. */
+  Answer txn(String what, long boundMillis, List<Cmp> ifs, List<Op> then, List<Op> otherwise) {
+    long seen = revision.get(); // every answer to a request sent now must be at least as new
+    calls.incrementAndGet();
+    CompletableFuture<TxnResponse> f =
+        client
+            .getKVClient()
+            .txn()
+            .If(ifs.toArray(Cmp[]::new))
+            .Then(then.toArray(Op[]::new))
+            .Else(otherwise.toArray(Op[]::new))
+            .commit();
+    TxnResponse r = await(what, f, boundMillis);
+    return new Answer(r, wentBack(r.getHeader(), seen));
+  }
+
+  /**
+   * Why the header shows a registry that went back, or null: a revision older than one this client
+   * had seen before it sent the request (etcd answers linearizably), or another cluster id.
+   */
+  private String wentBack(Response.Header h, long seen) {
+    clusterId.compareAndSet(0, h.getClusterId());
+    if (clusterId.get() != h.getClusterId()) {
+      return "etcd answered with cluster id "
+          + Long.toHexString(h.getClusterId())
+          + " after "
+          + Long.toHexString(clusterId.get())
+          + " (restored from a snapshot, or another cluster)";
+    }
+    revision.accumulateAndGet(h.getRevision(), Math::max);
+    if (h.getRevision() < seen) {
+      return "etcd's revision went back from "
+          + seen
+          + " to "
+          + h.getRevision()
+          + " (restored from an older snapshot or data directory)";
+    }
+    return null;
+  }
+
+  /** The cluster id of the answers so far (0 before the first). */
+  long clusterId() {
+    return clusterId.get();
+  }
+
+  CompletableFuture<LeaseGrantResponse> grantAsync(long ttlSeconds) {
+    calls.incrementAndGet();
+    return client.getLeaseClient().grant(ttlSeconds);
+  }
+
+  CompletableFuture<LeaseKeepAliveResponse> keepAliveOnceAsync(long leaseId) {
+    calls.incrementAndGet();
+    return client.getLeaseClient().keepAliveOnce(leaseId);
+  }
+
+  /** Revokes an etcd lease, which deletes its keys; without waiting (it expires anyway). */
+  void revokeQuietly(long leaseId) {
+    try {
+      client.getLeaseClient().revoke(leaseId);
+    } catch (RuntimeException e) {
+      // it expires by itself
+    }
+  }
+
+  /** Waits for a call sent before, within {@code boundMillis} of now. */
+  <T> T await(String what, CompletableFuture<T> f, long boundMillis) {
+    try {
+      return f.get(boundMillis, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw failed(what, e.getCause() == null ? e : e.getCause());
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new RegistryUnavailableException(
+          "etcd at "
+              + describe()
+              + " did not answer the "
+              + what
+              + " within "
+              + Durations.format(Duration.ofMillis(boundMillis)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(true);
+      throw new NodeIdUnavailableException(what + " on " + describe() + " was interrupted");
+    } catch (RuntimeException e) {
+      throw failed(what, e);
+    }
+  }
+
+  /** Requests sent so far (two sent together count two); for measurements. */
+  long calls() {
+    return calls.get();
+  }
+
+  private NodeIdUnavailableException failed(String what, Throwable e) {
+    String message =
+        "the "
+            + what
+            + " on etcd at "
+            + describe()
+            + " failed: "
+            + settings.scrub(String.valueOf(e.getMessage()))
+            + causeOf(e);
+    return notAnswering(e)
+        ? new RegistryUnavailableException(message)
+        : new NodeIdUnavailableException(message);
+  }
+
+  private String causeOf(Throwable e) {
+    Throwable cause = e.getCause();
+    return cause == null || cause.getMessage() == null || cause.getMessage().equals(e.getMessage())
+        ? ""
+        : " (" + settings.scrub(cause.getMessage()) + ")";
+  }
+
+  /**
+   * A failure that may pass by itself: etcd unreachable (connection refused, no leader yet, a
+   * deadline passed while connecting). An unknown host, a refused login or a bad request is not.
+   */
+  static boolean notAnswering(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof java.net.UnknownHostException
+          || m.contains("UnknownHost")
+          || m.contains("Unable to resolve host")
+          || m.contains("authentication failed")
+          || m.contains("invalid user ID or password")
+          || m.contains("authentication is not enabled")
+          || m.contains("user name is empty")
+          || m.contains("permission denied")) {
+        return false;
+      }
+      if (t instanceof EtcdException ee
+          && (ee.getErrorCode() == ErrorCode.UNAUTHENTICATED
+              || ee.getErrorCode() == ErrorCode.PERMISSION_DENIED
+              || ee.getErrorCode() == ErrorCode.INVALID_ARGUMENT)) {
+        return false;
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof EtcdException ee
+          && (ee.getErrorCode() == ErrorCode.UNAVAILABLE
+              || ee.getErrorCode() == ErrorCode.DEADLINE_EXCEEDED)) {
+        return true;
+      }
+      if (t instanceof io.grpc.StatusRuntimeException s
+          && (s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+              || s.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED)) {
+        return true;
+      }
+      String m = String.valueOf(t.getMessage());
+      if (m.contains("no leader")
+          || m.contains("leader changed")
+          || m.contains("Connection refused")) {
+        return true;
+      }
+    }
+    return RegistryUnavailableException.notAnswering(e);
+  }
+
+  String describe() {
+    return settings.describe();
+  }
+
+  @Override
+  public void close() {
+    try {
+      client.close();
+    } catch (RuntimeException e) {
+      // closing anyway
+    }
+  }
+}

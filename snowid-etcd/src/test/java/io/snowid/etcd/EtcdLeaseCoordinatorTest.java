@@ -1,0 +1,73 @@
+package io.snowid.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.snowid.lease.AcquireRequest;
+import io.snowid.lease.Lease;
+import io.snowid.lease.LeaseCoordinator;
+import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseTerms;
+import io.snowid.testkit.LeaseCoordinatorContract;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The etcd backend passes the contract every coordinator passes, on the shared etcd at
+ * 127.0.0.1:2379, opened by URI through {@link java.util.ServiceLoader}. The class has a key prefix
+ * of its own, deleted afterwards; it is put in service before each test, as a registry in
+ * production is (the first holder of a new prefix waits out a loss: {@code EtcdRegistryLossTest}).
+ */
+@Tag("integration")
+class EtcdLeaseCoordinatorTest extends LeaseCoordinatorContract {
+  private static final String PREFIX = TestEtcd.uniquePrefix();
+  private static final String URI = TestEtcd.shared().uri() + "?prefix=" + PREFIX;
+
+  @BeforeEach
+  void putThePrefixInService() {
+    TestEtcd.shared().putInService(PREFIX);
+  }
+
+  @AfterAll
+  static void deleteThePrefix() {
+    TestEtcd.shared().deletePrefix(PREFIX);
+  }
+
+  @Override
+  protected LeaseCoordinator newCoordinator() {
+    return LeaseCoordinators.open(URI);
+  }
+
+  /** A process killed by SIGKILL stops keeping its etcd leases alive: closing does just that. */
+  @Override
+  protected void crash(LeaseCoordinator coordinator) {
+    coordinator.close();
+  }
+
+  /** etcd ends a lease of ttl 2 s after 2 s without a keep-alive, checked every 500 ms. */
+  @Override
+  protected Duration reclaimWithin(Duration ttl) {
+    return ttl.plusSeconds(3);
+  }
+
+  @Test
+  void acquire_isAGrantBesideAReadThenOneTransaction_renewAKeepAliveBesideOneTransaction() {
+    try (EtcdLeaseCoordinator c = (EtcdLeaseCoordinator) LeaseCoordinators.open(URI)) {
+      long now = System.currentTimeMillis();
+      Duration ttl = Duration.ofSeconds(2);
+      long before = c.calls();
+      Lease l =
+          c.acquire(
+              new AcquireRequest(namespace, 8, "counted", new LeaseTerms(ttl, now, now + 1000)));
+      long afterAcquire = c.calls();
+      c.renew(l, new LeaseTerms(ttl, now, now + 1000));
+      long afterRenew = c.calls();
+
+      // grant and read sent together, then the transaction; keep-alive and transaction together
+      assertThat(afterAcquire - before).isEqualTo(3);
+      assertThat(afterRenew - afterAcquire).isEqualTo(2);
+    }
+  }
+}
