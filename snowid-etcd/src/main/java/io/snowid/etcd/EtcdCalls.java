@@ -49,7 +49,9 @@ final class EtcdCalls implements AutoCloseable {
             .endpoints(settings.endpoints().toArray(String[]::new))
             .connectTimeout(CONNECT)
             // every call is bounded and retried by the caller's own rule: none by jetcd
-            .retryMaxAttempts(0);
+            .retryMaxAttempts(0)
+            // a call while disconnected fails at once instead of waiting to be sent later
+            .waitForReady(false);
     if (settings.user() != null) {
       b.user(bytes(settings.user())).password(bytes(settings.password()));
     }

@@ -64,6 +64,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
    */
   static EtcdLeaseCoordinator open(String uri) {
     EtcdSettings settings = EtcdSettings.parse(uri);
+    resolve(settings);
     EtcdCalls etcd;
     try {
       etcd = new EtcdCalls(settings);
@@ -83,6 +84,28 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
       throw e;
     }
     return new EtcdLeaseCoordinator(settings, etcd);
+  }
+
+  /**
+   * Fails at once, not as unavailable, when no member's host name resolves: waiting won't fix it.
+   */
+  private static void resolve(EtcdSettings settings) {
+    java.net.UnknownHostException last = null;
+    for (String endpoint : settings.endpoints()) {
+      String host = java.net.URI.create(endpoint).getHost();
+      try {
+        java.net.InetAddress.getAllByName(host);
+        return;
+      } catch (java.net.UnknownHostException e) {
+        last = e;
+      }
+    }
+    throw new NodeIdUnavailableException(
+        "etcd at "
+            + settings.describe()
+            + " cannot be reached: unknown host ("
+            + settings.scrub(String.valueOf(last == null ? null : last.getMessage()))
+            + ")");
   }
 
   private EtcdKeys keys(String namespace) {

@@ -107,6 +107,29 @@ final class TestEtcd implements AutoCloseable {
     }
   }
 
+  /** Adds the user (with the root role) and enables authentication, by etcdctl. */
+  void enableAuth(String user, String password) throws IOException, InterruptedException {
+    etcdctl("user", "add", user + ":" + password);
+    if (!user.equals("root")) {
+      etcdctl("user", "grant-role", user, "root");
+    }
+    etcdctl("auth", "enable");
+  }
+
+  private void etcdctl(String... args) throws IOException, InterruptedException {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add("etcdctl");
+    command.add("--endpoints=http://127.0.0.1:" + port);
+    command.addAll(java.util.List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("ETCDCTL_API", "3");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("etcdctl " + String.join(" ", args) + ": " + out);
+    }
+  }
+
   void stop() throws InterruptedException {
     if (server != null) {
       server.destroy();
