@@ -42,6 +42,9 @@ final class EtcdCalls implements AutoCloseable {
   /** The cluster id of the first answer; 0 before it. */
   private final AtomicLong clusterId = new AtomicLong();
 
+  private final java.util.concurrent.atomic.AtomicReference<String> unrecordedLoss =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
   EtcdCalls(EtcdSettings settings) {
     this.settings = settings;
     ClientBuilder b =
@@ -90,23 +93,43 @@ final class EtcdCalls implements AutoCloseable {
    * had seen before it sent the request (etcd answers linearizably), or another cluster id.
    */
   private String wentBack(Response.Header h, long seen) {
-    clusterId.compareAndSet(0, h.getClusterId());
-    if (clusterId.get() != h.getClusterId()) {
-      return "etcd answered with cluster id "
-          + Long.toHexString(h.getClusterId())
-          + " after "
-          + Long.toHexString(clusterId.get())
-          + " (restored from a snapshot, or another cluster)";
+    long cluster = clusterId.get();
+    String why = null;
+    if (cluster != 0 && cluster != h.getClusterId()) {
+      why =
+          "etcd answered with cluster id "
+              + Long.toHexString(h.getClusterId())
+              + " after "
+              + Long.toHexString(cluster)
+              + " (restored from a snapshot, or another cluster)";
+    } else if (h.getRevision() < seen) {
+      why =
+          "etcd's revision went back from "
+              + seen
+              + " to "
+              + h.getRevision()
+              + " (restored from an older snapshot or data directory)";
     }
-    revision.accumulateAndGet(h.getRevision(), Math::max);
-    if (h.getRevision() < seen) {
-      return "etcd's revision went back from "
-          + seen
-          + " to "
-          + h.getRevision()
-          + " (restored from an older snapshot or data directory)";
+    if (why == null) {
+      clusterId.compareAndSet(0, h.getClusterId());
+      revision.accumulateAndGet(h.getRevision(), Math::max);
+      return null;
     }
-    return null;
+    // the new history is the one from now on; the loss stays to be recorded until it is
+    clusterId.set(h.getClusterId());
+    revision.set(h.getRevision());
+    unrecordedLoss.set(why);
+    return why;
+  }
+
+  /** A rollback this client saw and no write recorded yet (lostAt), or null. */
+  String unrecordedLoss() {
+    return unrecordedLoss.get();
+  }
+
+  /** The loss {@code why} is recorded in etcd now. */
+  void lossRecorded(String why) {
+    unrecordedLoss.compareAndSet(why, null);
   }
 
   /** The cluster id of the answers so far (0 before the first). */

@@ -148,7 +148,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
                 + "): it would end before the holder's deadline");
       }
       String token = UUID.randomUUID().toString();
-      String wentBack = answer.wentBack();
+      String wentBack = etcd.unrecordedLoss();
       for (int attempt = 1; ; attempt++) {
         EtcdRecords read = new EtcdRecords(keys, answer.txn().getGetResponses());
         EtcdAcquisition a =
@@ -164,10 +164,10 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         long expiresAt = terms.localNowMillis() + ttl;
         EtcdAcquisition.Txn txn = a.transaction(etcdLease, token, expiresAt);
         answer = etcd.txn("acquisition", left(deadline), txn.ifs(), txn.then(), keys.readAll());
-        if (answer.wentBack() != null) {
-          wentBack = answer.wentBack();
-        }
         if (answer.txn().isSucceeded() && answer.wentBack() == null) {
+          if (wentBack != null) {
+            etcd.lossRecorded(wentBack); // its lostAt was written with the id
+          }
           return new Lease(
               request.namespace(),
               a.id,
@@ -178,6 +178,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
               a.base,
               startReason(request, a.loss));
         }
+        wentBack = etcd.unrecordedLoss();
         if (answer.txn().isSucceeded() || attempt >= ATTEMPTS) {
           throw new RegistryUnavailableException(
               "the acquisition on etcd at "
@@ -385,6 +386,10 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
               EtcdAcquisition.put(keys.registry("lostAt"), Long.toString(now)),
               EtcdAcquisition.put(keys.registry("cluster"), Long.toString(etcd.clusterId()))),
           List.of());
+      String pending = etcd.unrecordedLoss();
+      if (pending != null) {
+        etcd.lossRecorded(pending);
+      }
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,

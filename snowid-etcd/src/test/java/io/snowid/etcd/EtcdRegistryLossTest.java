@@ -161,6 +161,9 @@ class EtcdRegistryLossTest {
           assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(now + LOSS_WAIT);
           assertThat(next.startReason()).isNotEmpty();
         }
+        // the fenced holder's coordinator goes on in the new history: it leases again, after it
+        Lease again = acquire(holder, "orders", "holder");
+        assertThat(again.highWaterMillis()).isGreaterThanOrEqualTo(now + LOSS_WAIT);
       }
     }
   }
