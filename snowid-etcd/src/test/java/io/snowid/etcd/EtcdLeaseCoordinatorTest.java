@@ -52,6 +52,23 @@ class EtcdLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return ttl.plusSeconds(3);
   }
 
+  /**
+   * A ttl below etcd's minimum lease (2 s by default) is granted longer by etcd; the lease still
+   * claims the ttl alone, so the holder's deadline is counted from it.
+   */
+  @Test
+  void acquire_ttlBelowEtcdsMinimum_leaseClaimsOnlyTheTtl() {
+    try (LeaseCoordinator c = LeaseCoordinators.open(URI)) {
+      long now = System.currentTimeMillis();
+      Duration ttl = Duration.ofMillis(300);
+      Lease l = c.acquire(new AcquireRequest(namespace, 8, "short", new LeaseTerms(ttl, now, now)));
+
+      assertThat(l.expiresAtMillis() - l.coordinatorNowMillis()).isEqualTo(300);
+      Lease renewed = c.renew(l, new LeaseTerms(ttl, now + 100, now + 100));
+      assertThat(renewed.expiresAtMillis() - renewed.coordinatorNowMillis()).isEqualTo(300);
+    }
+  }
+
   @Test
   void acquire_isAGrantBesideAReadThenOneTransaction_renewAKeepAliveBesideOneTransaction() {
     try (EtcdLeaseCoordinator c = (EtcdLeaseCoordinator) LeaseCoordinators.open(URI)) {

@@ -168,6 +168,38 @@ class EtcdRegistryLossTest {
     }
   }
 
+  /**
+   * A cluster restored from a snapshot (etcdctl snapshot restore: a new cluster id): a newcomer
+   * finds the prefix written by another cluster and starts after the bound; the running holder's
+   * renewal sees the new cluster id and fences.
+   */
+  @Test
+  void snapshotRestoredAsANewCluster_newcomerStartsAfterTheBound_holderFences() throws Exception {
+    try (TestEtcd etcd = TestEtcd.startPrivate(dir)) {
+      String privateUri = etcd.uri() + "?prefix=p";
+      etcd.putInService("p");
+      try (LeaseCoordinator holder = LeaseCoordinators.open(privateUri)) {
+        Lease l = acquire(holder, "orders", "holder");
+        etcd.snapshotSave(dir.resolve("snapshot.db"));
+        l = renewWhenAnswering(holder, l);
+        etcd.stop();
+        etcd.snapshotRestore(dir.resolve("snapshot.db"));
+        etcd.start();
+
+        long now = System.currentTimeMillis();
+        try (LeaseCoordinator newcomer = LeaseCoordinators.open(privateUri)) {
+          Lease next = acquire(newcomer, "orders", "newcomer");
+          assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(now + LOSS_WAIT);
+          assertThat(next.startReason()).contains("written by etcd cluster");
+        }
+        Lease last = l;
+        assertThatThrownBy(() -> renewWhenAnswering(holder, last))
+            .isInstanceOf(LeaseTakenException.class)
+            .hasMessageContaining("rolled back");
+      }
+    }
+  }
+
   private static Lease renewWhenAnswering(LeaseCoordinator c, Lease l) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (true) {

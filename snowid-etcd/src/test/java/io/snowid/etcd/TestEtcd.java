@@ -116,6 +116,37 @@ final class TestEtcd implements AutoCloseable {
     etcdctl("auth", "enable");
   }
 
+  /** Saves a snapshot of the running member to {@code file} (etcdctl snapshot save). */
+  void snapshotSave(Path file) throws IOException, InterruptedException {
+    etcdctl("snapshot", "save", file.toString());
+  }
+
+  /**
+   * Replaces the (stopped) member's data by a restore of {@code file}: etcdctl snapshot restore
+   * with a new cluster token, which gives the cluster a new id (the same token and members would
+   * give the same id).
+   */
+  void snapshotRestore(Path file) throws IOException, InterruptedException {
+    try (java.util.stream.Stream<Path> files = Files.walk(dataDir())) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    String peer = "http://127.0.0.1:" + peerPort;
+    etcdctl(
+        "snapshot",
+        "restore",
+        file.toString(),
+        "--data-dir",
+        dataDir().toString(),
+        "--name",
+        "snowid-test",
+        "--initial-cluster",
+        "snowid-test=" + peer,
+        "--initial-advertise-peer-urls",
+        peer,
+        "--initial-cluster-token",
+        "restored-" + UUID.randomUUID());
+  }
+
   private void etcdctl(String... args) throws IOException, InterruptedException {
     java.util.List<String> command = new java.util.ArrayList<>();
     command.add("etcdctl");
