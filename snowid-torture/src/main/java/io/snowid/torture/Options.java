@@ -53,10 +53,11 @@ record Options(
         per-process order, IDs under node values the process did not hold (by the registry's
         own records). Exit code 0 only when all three are 0; 1 otherwise; 2 for bad options.
 
-          --coordinator URI  file: | redis:// | jdbc:postgresql:// | jdbc:mariadb://
-                             (default file:). The harness always starts a registry of its
-                             own (a lease directory, redis-server, a PostgreSQL or MariaDB data
-                             directory); only the URI's scheme is used.
+          --coordinator URI  file: | redis:// | jdbc:postgresql:// | jdbc:mariadb:// |
+                             zookeeper:// | etcd:// (default file:). The harness always starts
+                             a registry of its own (a lease directory, redis-server, a
+                             PostgreSQL, MariaDB, ZooKeeper or etcd data directory); only the
+                             URI's scheme is used.
           --seconds N        how long the fleet runs (default 60, 10..86400)
           --seed S           the schedule's seed (default random; printed)
           --workers N        worker slots (default 8, 1..64)
@@ -189,10 +190,17 @@ record Options(
     if (u.startsWith("jdbc:mariadb:")) {
       return "jdbc:mariadb://";
     }
+    if (u.startsWith("zookeeper://")) {
+      return "zookeeper://";
+    }
+    if (u.startsWith("etcd://")) {
+      return "etcd://";
+    }
     throw new Bad(
         "--coordinator "
             + uri
-            + " is not supported; allowed: file:, redis://, jdbc:postgresql://, jdbc:mariadb://");
+            + " is not supported; allowed: file:, redis://, jdbc:postgresql://, jdbc:mariadb://,"
+            + " zookeeper://, etcd://");
   }
 
   boolean network() {

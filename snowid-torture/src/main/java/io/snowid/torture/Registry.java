@@ -9,7 +9,10 @@ import java.util.List;
  * which node id when.
  */
 interface Registry extends AutoCloseable {
-  /** {@code file}, {@code redis}, {@code postgresql}, {@code mariadb}. */
+  /**
+   * {@code file}, {@code redis}, {@code postgresql}, {@code mariadb}, {@code zookeeper}, {@code
+   * etcd}.
+   */
   String name();
 
   /** Where a network registry listens; null for {@code file:}. */
@@ -26,6 +29,11 @@ interface Registry extends AutoCloseable {
    * it again; returns once it answers.
    */
   void restart(long downMillis) throws IOException, InterruptedException;
+
+  /** Why {@link #rollback} cannot work on this machine (a tool missing), or null when it can. */
+  default String cannotRollBack() {
+    return null;
+  }
 
   /**
    * A copy of the registry's whole lease state now, for {@link #rollback}; only where {@link

@@ -229,6 +229,9 @@ final class Run implements AutoCloseable {
           new PostgresRegistry(dir.resolve("postgresql"), bind, leaseOptions, pids);
       case "jdbc:mariadb://" ->
           new MariaDbRegistry(dir.resolve("mariadb"), bind, leaseOptions, pids);
+      case "zookeeper://" ->
+          new ZooKeeperRegistry(dir.resolve("zookeeper"), bind, leaseOptions, pids);
+      case "etcd://" -> new EtcdRegistry(dir.resolve("etcd"), bind, leaseOptions, pids);
       default -> throw new IOException(options.coordinator() + " has no registry");
     };
   }
@@ -292,6 +295,9 @@ final class Run implements AutoCloseable {
             case FAKETIME ->
                 clocks != null ? null : "libfaketime is not installed (apt-get install faketime)";
           };
+      if (why == null && k == FaultKind.REGISTRY_ROLLBACK) {
+        why = registry.cannotRollBack();
+      }
       if (why == null) {
         kinds.add(k);
       } else {

@@ -3,6 +3,7 @@ package io.snowid.torture;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -37,8 +38,16 @@ final class ServerProcess {
 
   /** Runs a short command; its output (stdout and stderr), trimmed; "" if it could not run. */
   static Result run(List<String> command, long seconds) throws InterruptedException {
+    return runWith(command, Map.of(), seconds);
+  }
+
+  /** {@link #run} with more environment variables. */
+  static Result runWith(List<String> command, Map<String, String> environment, long seconds)
+      throws InterruptedException {
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+      pb.environment().putAll(environment);
+      Process p = pb.start();
       byte[] out = p.getInputStream().readAllBytes();
       if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();

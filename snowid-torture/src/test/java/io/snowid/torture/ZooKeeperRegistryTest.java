@@ -1,0 +1,113 @@
+package io.snowid.torture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The private ZooKeeper of a run and its holds, with a plain ZooKeeper client as the holder: each
+ * hold read from the transaction log covers the stretch the client saw its node exist, a restart
+ * keeps what was acknowledged, and a rollback puts back the state of the snapshot.
+ */
+@Tag("integration")
+class ZooKeeperRegistryTest {
+  @TempDir Path dir;
+
+  private static ZooKeeper connect(ZooKeeperRegistry registry) throws Exception {
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper zk =
+        new ZooKeeper(
+            registry.endpoint().getHostString() + ":" + registry.endpoint().getPort(),
+            4_000,
+            e -> {
+              if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+              }
+            });
+    assertThat(connected.await(30, TimeUnit.SECONDS)).isTrue();
+    return zk;
+  }
+
+  private static void create(ZooKeeper zk, String path, String data, CreateMode mode)
+      throws Exception {
+    zk.create(path, data.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE, mode);
+  }
+
+  @Test
+  void holds_coverWhatTheHolderSaw_acrossRestartAndRollback() throws Exception {
+    Timeline timeline = new Timeline();
+    timeline.sample();
+    try (ZooKeeperRegistry registry =
+        new ZooKeeperRegistry(
+            dir, InetAddress.getLoopbackAddress(), "namespace=t", new Pids(dir.resolve("pids")))) {
+      ZooKeeper a = connect(registry);
+      for (String p : List.of("/t", "/t/ns", "/t/ns/space", "/t/ns/space/held")) {
+        create(a, p, "", CreateMode.PERSISTENT);
+      }
+      // node 5: created, then deleted by its holder
+      create(a, "/t/ns/space/held/5", "tok w0-1", CreateMode.EPHEMERAL);
+      long held5 = Timeline.monoMicros();
+      Thread.sleep(50);
+      long stillHeld5 = Timeline.monoMicros();
+      a.delete("/t/ns/space/held/5", -1);
+      // node 6: held across a restart, then its session closed
+      ZooKeeper b = connect(registry);
+      create(b, "/t/ns/space/held/6", "tok w1-1", CreateMode.EPHEMERAL);
+      long held6 = Timeline.monoMicros();
+      registry.restart(0);
+      assertThat(b.exists("/t/ns/space/held/6", false)).as("kept by the restart").isNotNull();
+      long stillHeld6 = Timeline.monoMicros();
+      b.close();
+      // node 7: in the snapshot; node 8: created after it, gone with the rollback
+      create(a, "/t/ns/space/held/7", "tok w2-1", CreateMode.EPHEMERAL);
+      Registry.Snapshot snapshot = registry.snapshot();
+      create(a, "/t/ns/space/held/8", "tok w3-1", CreateMode.EPHEMERAL);
+      a.delete("/t/ns/space/held/7", -1);
+      registry.rollback(snapshot);
+      ZooKeeper c = connect(registry);
+      assertThat(c.exists("/t/ns/space/held/7", false)).as("back with the rollback").isNotNull();
+      assertThat(c.exists("/t/ns/space/held/8", false)).as("after the snapshot").isNull();
+      c.close();
+      a.close();
+      timeline.sample();
+
+      List<Hold> holds = registry.stopAndReadHolds(timeline);
+
+      assertThat(holds)
+          .anySatisfy(
+              h -> {
+                assertThat(h.instance()).isEqualTo("w0-1");
+                assertThat(h.nodeKey()).isEqualTo(5);
+                assertThat(h.namespace()).isEqualTo("space");
+                assertThat(h.fromMicros()).isLessThanOrEqualTo(held5);
+                assertThat(h.toMicros())
+                    .isGreaterThanOrEqualTo(stillHeld5)
+                    .isLessThan(Long.MAX_VALUE);
+              });
+      assertThat(holds)
+          .anySatisfy(
+              h -> {
+                assertThat(h.instance()).isEqualTo("w1-1");
+                assertThat(h.fromMicros()).isLessThanOrEqualTo(held6);
+                assertThat(h.toMicros())
+                    .isGreaterThanOrEqualTo(stillHeld6)
+                    .isLessThan(Long.MAX_VALUE);
+              });
+      assertThat(holds).filteredOn(h -> h.instance().equals("w2-1")).hasSizeGreaterThanOrEqualTo(2);
+      assertThat(holds).filteredOn(h -> h.instance().equals("w3-1")).hasSize(1);
+      assertThat(registry.holdsSource()).contains("2 server lifetimes");
+    }
+  }
+}
