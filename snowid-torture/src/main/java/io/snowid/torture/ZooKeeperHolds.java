@@ -8,8 +8,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.jute.Record;
 import org.apache.zookeeper.ZooDefs.OpCode;
 import org.apache.zookeeper.server.ByteBufferInputStream;
@@ -43,21 +41,22 @@ final class ZooKeeperHolds {
    * (the gap between its first end and the rollback), which can only hide a violation, never
    * invent one.
    *
-   * The instance comes from the lease node's data (the worker's instance name, w<slot>-<n>); the
-   * high-water mark from the persistent record of the same node id, written with the instance
-   * and the mark.
+   * The layout is snowid-zookeeper's (docs/design.md, "The zookeeper:// backend"): the lease node
+   * ROOT/ns/NS/held/ID holds the holder's token; the id's persistent record ROOT/ns/NS/ids/ID,
+   * written in the same transaction, "instance token highWater base timeout". The hold's instance
+   * is the record's with the node's token, and its high-water mark the highest such record's.
    */
-  private static final Pattern INSTANCE = Pattern.compile("\\b(w\\d+-\\d+)\\b");
-  private static final Pattern MARK = Pattern.compile("\\b(w\\d+-\\d+) (-?\\d+)\\b");
 
   private final Timeline timeline;
   private final List<Hold> holds = new ArrayList<>();
+  private final Map<String, String[]> records = new HashMap<>(); // NS/ID -> the id's record
   private long transactions;
   private int lifetimes;
 
   /** A lease node while it exists. */
   private static final class Open {
-    final String instance;
+    String instance;
+    String token = "";
     final String namespace;
     final long nodeKey;
     final long session;
@@ -87,10 +86,14 @@ final class ZooKeeperHolds {
         TxnHeader h = it.getHeader();
         transactions++;
         if (h.getType() == OpCode.multi) {
-          for (Txn sub : ((MultiTxn) it.getTxn()).getTxns()) {
-            Record r = sub(sub);
-            if (r != null) {
-              apply(h, sub.getType(), r, open);
+          // a multi writes an id's record and its lease node together: the record first
+          List<Txn> subs = ((MultiTxn) it.getTxn()).getTxns();
+          for (boolean recordsPass : new boolean[] {true, false}) {
+            for (Txn sub : subs) {
+              Record r = sub(sub);
+              if (r != null && recordsPass == isRecordWrite(sub.getType(), r)) {
+                apply(h, sub.getType(), r, open);
+              }
             }
           }
         } else {
@@ -101,6 +104,10 @@ final class ZooKeeperHolds {
     for (Open o : open.values()) {
       holds.add(hold(o, Long.MAX_VALUE));
     }
+  }
+
+  private static boolean isRecordWrite(int type, Record r) {
+    return type == OpCode.setData || (r instanceof CreateTxn c && !c.getEphemeral());
   }
 
   private static Record sub(Txn sub) throws IOException {
@@ -124,12 +131,12 @@ final class ZooKeeperHolds {
         if (c.getEphemeral()) {
           created(h, c.getPath(), c.getData(), open);
         } else {
-          marked(c.getPath(), c.getData(), open);
+          recorded(c.getPath(), c.getData(), open);
         }
       }
       case OpCode.setData -> {
         SetDataTxn s = (SetDataTxn) txn;
-        marked(s.getPath(), s.getData(), open);
+        recorded(s.getPath(), s.getData(), open);
       }
       case OpCode.delete -> {
         Open o = open.remove(((DeleteTxn) txn).getPath());
@@ -150,32 +157,61 @@ final class ZooKeeperHolds {
     }
   }
 
-  private static void created(TxnHeader h, String path, byte[] data, Map<String, Open> open) {
+  /** An ephemeral lease node {@code …/NS/held/ID}, "token": its holder by the id's record. */
+  private void created(TxnHeader h, String path, byte[] data, Map<String, Open> open) {
     String[] segments = path.split("/");
     Long nodeKey = nodeKey(segments);
-    Matcher m = INSTANCE.matcher(text(data));
-    if (nodeKey == null || segments.length < 3 || !m.find()) {
-      return; // not a lease node
-    }
-    open.put(
-        path,
-        new Open(m.group(1), segments[segments.length - 3], nodeKey, h.getClientId(), h.getTime()));
-  }
-
-  /** A persistent record: the high-water mark its holder may issue to, for the open hold. */
-  private static void marked(String path, byte[] data, Map<String, Open> open) {
-    String[] segments = path.split("/");
-    Long nodeKey = nodeKey(segments);
-    Matcher m = MARK.matcher(text(data));
-    if (nodeKey == null || segments.length < 3 || !m.find()) {
+    if (nodeKey == null || segments.length < 3 || !segments[segments.length - 2].equals("held")) {
       return;
     }
+    String namespace = segments[segments.length - 3];
+    String[] record = records.get(namespace + "/" + nodeKey);
+    String token = text(data).trim();
+    Open o =
+        new Open(
+            record != null && record[1].equals(token) ? record[0] : "?",
+            namespace,
+            nodeKey,
+            h.getClientId(),
+            h.getTime());
+    o.token = token;
+    open.put(path, o);
+    if (record != null && record[1].equals(token)) {
+      o.highWater = highWater(record);
+    }
+  }
+
+  /**
+   * An id's persistent record {@code …/NS/ids/ID}, "instance token highWater base timeout": the
+   * holder of the node with that token, and the high-water mark it may issue to.
+   */
+  private void recorded(String path, byte[] data, Map<String, Open> open) {
+    String[] segments = path.split("/");
+    Long nodeKey = nodeKey(segments);
+    String[] f = text(data).trim().split(" ");
+    if (nodeKey == null
+        || segments.length < 3
+        || !segments[segments.length - 2].equals("ids")
+        || f.length < 3) {
+      return;
+    }
+    String namespace = segments[segments.length - 3];
+    records.put(namespace + "/" + nodeKey, f);
     for (Open o : open.values()) {
-      if (o.nodeKey == nodeKey
-          && o.instance.equals(m.group(1))
-          && o.namespace.equals(segments[segments.length - 3])) {
-        o.highWater = Math.max(o.highWater, Long.parseLong(m.group(2)));
+      if (o.nodeKey == nodeKey && o.namespace.equals(namespace) && o.token.equals(f[1])) {
+        if (o.instance.equals("?")) {
+          o.instance = f[0];
+        }
+        o.highWater = Math.max(o.highWater, highWater(f));
       }
+    }
+  }
+
+  private static long highWater(String[] record) {
+    try {
+      return Long.parseLong(record[2]);
+    } catch (NumberFormatException e) {
+      return Long.MIN_VALUE; // "-": none
     }
   }
 

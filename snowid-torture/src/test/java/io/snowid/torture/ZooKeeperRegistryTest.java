@@ -45,6 +45,19 @@ class ZooKeeperRegistryTest {
     zk.create(path, data.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE, mode);
   }
 
+  /** As snowid-zookeeper holds: the id's record (instance, token, mark), then the lease node. */
+  private static void hold(ZooKeeper zk, long id, String instance, long highWater)
+      throws Exception {
+    String token = "t" + id + instance;
+    String record = instance + " " + token + " " + highWater + " - 4000";
+    if (zk.exists("/t/ns/space/ids/" + id, false) == null) {
+      create(zk, "/t/ns/space/ids/" + id, record, CreateMode.PERSISTENT);
+    } else {
+      zk.setData("/t/ns/space/ids/" + id, record.getBytes(StandardCharsets.UTF_8), -1);
+    }
+    create(zk, "/t/ns/space/held/" + id, token, CreateMode.EPHEMERAL);
+  }
+
   @Test
   void holds_coverWhatTheHolderSaw_acrossRestartAndRollback() throws Exception {
     Timeline timeline = new Timeline();
@@ -53,27 +66,28 @@ class ZooKeeperRegistryTest {
         new ZooKeeperRegistry(
             dir, InetAddress.getLoopbackAddress(), "namespace=t", new Pids(dir.resolve("pids")))) {
       ZooKeeper a = connect(registry);
-      for (String p : List.of("/t", "/t/ns", "/t/ns/space", "/t/ns/space/held")) {
+      for (String p :
+          List.of("/t", "/t/ns", "/t/ns/space", "/t/ns/space/held", "/t/ns/space/ids")) {
         create(a, p, "", CreateMode.PERSISTENT);
       }
       // node 5: created, then deleted by its holder
-      create(a, "/t/ns/space/held/5", "tok w0-1", CreateMode.EPHEMERAL);
+      hold(a, 5, "w0-1", 5000);
       long held5 = Timeline.monoMicros();
       Thread.sleep(50);
       long stillHeld5 = Timeline.monoMicros();
       a.delete("/t/ns/space/held/5", -1);
       // node 6: held across a restart, then its session closed
       ZooKeeper b = connect(registry);
-      create(b, "/t/ns/space/held/6", "tok w1-1", CreateMode.EPHEMERAL);
+      hold(b, 6, "w1-1", 6000);
       long held6 = Timeline.monoMicros();
       registry.restart(0);
       assertThat(b.exists("/t/ns/space/held/6", false)).as("kept by the restart").isNotNull();
       long stillHeld6 = Timeline.monoMicros();
       b.close();
       // node 7: in the snapshot; node 8: created after it, gone with the rollback
-      create(a, "/t/ns/space/held/7", "tok w2-1", CreateMode.EPHEMERAL);
+      hold(a, 7, "w2-1", 7000);
       Registry.Snapshot snapshot = registry.snapshot();
-      create(a, "/t/ns/space/held/8", "tok w3-1", CreateMode.EPHEMERAL);
+      hold(a, 8, "w3-1", 8000);
       a.delete("/t/ns/space/held/7", -1);
       registry.rollback(snapshot);
       ZooKeeper c = connect(registry);
@@ -91,6 +105,7 @@ class ZooKeeperRegistryTest {
                 assertThat(h.instance()).isEqualTo("w0-1");
                 assertThat(h.nodeKey()).isEqualTo(5);
                 assertThat(h.namespace()).isEqualTo("space");
+                assertThat(h.highWaterMillis()).isEqualTo(5000);
                 assertThat(h.fromMicros()).isLessThanOrEqualTo(held5);
                 assertThat(h.toMicros())
                     .isGreaterThanOrEqualTo(stillHeld5)
