@@ -8,7 +8,9 @@
 # violations and IDs under node values not held are all 0; 1 otherwise; 2 for bad options.
 # Partitions need root (network namespaces, iptables); clock steps need libfaketime
 # (apt-get install faketime). The harness starts its own registry instance every time (a lease
-# directory, redis-server, PostgreSQL or MariaDB data directories), never a shared server.
+# directory, redis-server, PostgreSQL, MariaDB, ZooKeeper or etcd data directories), never a
+# shared server; zookeeper:// needs Debian zookeeper, etcd:// etcd-server (and etcd-client for
+# registry-rollback).
 #
 # Builds snowid-torture/target/torture.jar when it is missing or older than a source. Whatever
 # happens to the harness, this script ends the processes it started and removes the network

@@ -11,11 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness end to end, briefly, in the build (its integration tier, -Pit): four worker JVMs per
- * coordinator (each with a private registry: a lease directory, redis-server, PostgreSQL, MariaDB),
- * one of each configuration of the ID space, two lease times, for 25 s under process faults
- * (SIGKILL with replacement, SIGSTOP past the lease) and, on a server, rollbacks of the registry to
- * an older state, every ID checked. The long runs with every fault kind are bench/torture.sh's
- * (RELIABILITY.md).
+ * coordinator (each with a private registry: a lease directory, redis-server, PostgreSQL, MariaDB,
+ * ZooKeeper, etcd), one of each configuration of the ID space, two lease times, for 25 s under
+ * process faults (SIGKILL with replacement, SIGSTOP past the lease) and, on a server, rollbacks of
+ * the registry to an older state, every ID checked. The long runs with every fault kind are
+ * bench/torture.sh's (RELIABILITY.md).
  */
 @Tag("integration")
 class TortureShortRunTest {
@@ -88,5 +88,15 @@ class TortureShortRunTest {
   @Test
   void run_mariadbCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
     shortRun("jdbc:mariadb://");
+  }
+
+  @Test
+  void run_zookeeperCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
+    shortRun("zookeeper://");
+  }
+
+  @Test
+  void run_etcdCoordinatorUnderKillsAndPauses_noViolations() throws Exception {
+    shortRun("etcd://");
   }
 }
