@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,6 +39,11 @@ final class EtcdHolds implements AutoCloseable {
    *
    * The high-water mark is the highest one of the holder's persistent record (P/ns/NS/mark/ID,
    * "instance highWater …") seen while the hold lasted.
+   *
+   * A rollback takes keys away that their holders were promised until their etcd leases expire:
+   * the state put back does not know them, but the holders cannot know that before their
+   * deadlines. So each hold open when etcd stops for a rollback also lasts to the stop plus its
+   * etcd lease time (promiseOpenHolds), as Redis's and SQL's holds last to the expiry written.
    */
   static final long POLL_MILLIS = 5;
 
@@ -199,6 +205,28 @@ final class EtcdHolds implements AutoCloseable {
 
   private static String decode(String base64) {
     return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The registry is about to lose its state (a rollback, the server stopped): every hold open now
+   * may last, by etcd's promise, until its etcd lease expires, whatever the state put back says.
+   *
+   * @param stoppedMicros when etcd stopped: the last renewal it granted came before
+   * @param etcdTtlMicros the etcd lease time of each instance
+   */
+  synchronized void promiseOpenHolds(long stoppedMicros, ToLongFunction<String> etcdTtlMicros) {
+    for (KeyState s : keys.values()) {
+      if (s.value != null) {
+        holds.add(
+            new Hold(
+                s.instance,
+                s.namespace,
+                s.nodeKey,
+                s.since,
+                stoppedMicros + etcdTtlMicros.applyAsLong(s.instance),
+                s.highWater));
+      }
+    }
   }
 
   /** Stops polling after one last poll. */

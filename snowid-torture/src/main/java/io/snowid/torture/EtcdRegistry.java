@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * A private etcd of the run: the machine's {@code /usr/bin/etcd} (Debian {@code etcd-server}), one
@@ -39,12 +40,17 @@ final class EtcdRegistry implements Registry {
   private final int peerPort;
   private final String options;
   private final Pids pids;
+  private final ToLongFunction<String> ttlOfInstance;
   private final EtcdHolds holds;
   private final List<Snapshot> saved = new ArrayList<>();
   private Process server;
   private int lifetime;
 
-  EtcdRegistry(Path dir, InetAddress bind, String options, Pids pids)
+  /**
+   * @param ttlOfInstance the lease time each worker instance asks for (workers differ)
+   */
+  EtcdRegistry(
+      Path dir, InetAddress bind, ToLongFunction<String> ttlOfInstance, String options, Pids pids)
       throws IOException, InterruptedException {
     if (!Files.isExecutable(ETCD)) {
       throw new IOException("etcd is not installed: no " + ETCD + " (apt-get install etcd-server)");
@@ -53,6 +59,7 @@ final class EtcdRegistry implements Registry {
     this.host = bind.getHostAddress();
     this.options = options;
     this.pids = pids;
+    this.ttlOfInstance = ttlOfInstance;
     Files.createDirectories(dir.resolve("snapshots"));
     this.port = freePort(bind);
     this.peerPort = freePort(InetAddress.getLoopbackAddress());
@@ -190,6 +197,10 @@ final class EtcdRegistry implements Registry {
   public synchronized void rollback(Snapshot snapshot) throws IOException {
     try {
       kill();
+      // snowid-etcd asks etcd for the ttl in whole seconds, rounded up
+      holds.promiseOpenHolds(
+          Timeline.monoMicros(),
+          instance -> (ttlOfInstance.applyAsLong(instance) + 999) / 1000 * 1_000_000);
       Files.move(data(), dir.resolve("data-" + lifetime++));
       ServerProcess.Result r =
           etcdctl(

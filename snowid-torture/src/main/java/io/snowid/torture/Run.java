@@ -231,7 +231,8 @@ final class Run implements AutoCloseable {
           new MariaDbRegistry(dir.resolve("mariadb"), bind, leaseOptions, pids);
       case "zookeeper://" ->
           new ZooKeeperRegistry(dir.resolve("zookeeper"), bind, leaseOptions, pids);
-      case "etcd://" -> new EtcdRegistry(dir.resolve("etcd"), bind, leaseOptions, pids);
+      case "etcd://" ->
+          new EtcdRegistry(dir.resolve("etcd"), bind, this::ttlOf, leaseOptions, pids);
       default -> throw new IOException(options.coordinator() + " has no registry");
     };
   }
