@@ -17,7 +17,9 @@ import io.snowid.node.NodeIdUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,9 +34,13 @@ import java.util.concurrent.atomic.AtomicLong;
 final class EtcdCalls implements AutoCloseable {
   private static final Duration CONNECT = Duration.ofSeconds(5);
 
+  /** How long {@link #close()} lets revocations in flight finish. */
+  private static final long CLOSE_WAIT_MILLIS = 1_000;
+
   private final EtcdSettings settings;
   private final Client client;
   private final AtomicLong calls = new AtomicLong();
+  private final Set<CompletableFuture<?>> revocations = ConcurrentHashMap.newKeySet();
 
   /** The highest revision of an answer received so far; 0 before the first. */
   private final AtomicLong revision = new AtomicLong();
@@ -147,10 +153,16 @@ final class EtcdCalls implements AutoCloseable {
     return client.getLeaseClient().keepAliveOnce(leaseId);
   }
 
-  /** Revokes an etcd lease, which deletes its keys; without waiting (it expires anyway). */
+  /**
+   * Revokes an etcd lease, which deletes its keys; without waiting (it expires anyway), but {@link
+   * #close()} lets revocations in flight finish for a moment, so that closing does not cut them
+   * (jetcd then logs each one as a failed retry).
+   */
   void revokeQuietly(long leaseId) {
     try {
-      client.getLeaseClient().revoke(leaseId);
+      CompletableFuture<?> revoking = client.getLeaseClient().revoke(leaseId);
+      revocations.add(revoking);
+      revoking.whenComplete((r, e) -> revocations.remove(revoking));
     } catch (RuntimeException e) {
       // it expires by itself
     }
@@ -257,6 +269,14 @@ final class EtcdCalls implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      CompletableFuture.allOf(revocations.toArray(CompletableFuture[]::new))
+          .get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // they expire by themselves
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     try {
       client.close();
     } catch (RuntimeException e) {

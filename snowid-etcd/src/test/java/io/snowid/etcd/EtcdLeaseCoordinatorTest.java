@@ -53,6 +53,47 @@ class EtcdLeaseCoordinatorTest extends LeaseCoordinatorContract {
   }
 
   /**
+   * A release revokes the id's etcd lease, and closing the coordinator right after it lets the
+   * revocation finish (cut, the lease would linger until it expires and jetcd logs a failed retry
+   * at every exit of the command).
+   */
+  @Test
+  void release_thenClose_revokesTheEtcdLease() throws Exception {
+    long etcdLease;
+    try (LeaseCoordinator c = LeaseCoordinators.open(URI);
+        io.etcd.jetcd.Client client = TestEtcd.shared().client()) {
+      long now = System.currentTimeMillis();
+      Duration ttl = Duration.ofSeconds(10);
+      Lease l =
+          c.acquire(new AcquireRequest(namespace, 8, "closing", new LeaseTerms(ttl, now, now)));
+      java.util.List<io.etcd.jetcd.KeyValue> held =
+          client
+              .getKVClient()
+              .get(
+                  TestEtcd.bytes(PREFIX + "/ns/" + namespace + "/held/" + l.nodeId()),
+                  io.etcd.jetcd.options.GetOption.DEFAULT)
+              .get()
+              .getKvs();
+      assertThat(held).hasSize(1);
+      etcdLease = held.get(0).getLease();
+      assertThat(etcdLease).isNotZero();
+
+      c.release(l, now);
+      c.close();
+
+      long ttlLeft =
+          client
+              .getLeaseClient()
+              .timeToLive(etcdLease, io.etcd.jetcd.options.LeaseOption.DEFAULT)
+              .get()
+              .getTTL();
+      assertThat(ttlLeft)
+          .as("seconds left of the released id's etcd lease (-1: none)")
+          .isEqualTo(-1);
+    }
+  }
+
+  /**
    * A ttl below etcd's minimum lease (2 s by default) is granted longer by etcd; the lease still
    * claims the ttl alone, so the holder's deadline is counted from it.
    */
