@@ -88,6 +88,7 @@ final class PrivateZooKeeper implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        s.setSoTimeout(1_000);
         s.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
         String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         if (answer.contains("Mode:")) {
