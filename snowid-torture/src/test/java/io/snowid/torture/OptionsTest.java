@@ -20,6 +20,19 @@ class OptionsTest {
   }
 
   @Test
+  void parse_zookeeperAndEtcd_networkCoordinatorsWithTheNetworkLeaseTime() throws Exception {
+    for (String uri : new String[] {"zookeeper://zk1:2181/snowid", "etcd://e1:2379?prefix=p"}) {
+      Options o = Options.parse("--coordinator", uri);
+
+      assertThat(o.coordinator()).isEqualTo(uri.substring(0, uri.indexOf("//") + 2));
+      assertThat(o.network()).isTrue();
+      assertThat(o.ttlMillis()).isEqualTo(5000);
+    }
+    assertThatThrownBy(() -> Options.parse("--coordinator", "zk://x"))
+        .hasMessageEndingWith("jdbc:mariadb://, zookeeper://, etcd://");
+  }
+
+  @Test
   void parse_noMixed_oneConfigurationInEverySlot() throws Exception {
     assertThat(Options.parse("--no-mixed").mixed()).isFalse();
     assertThat(Options.parse("--no-mixed", "--mixed").mixed()).isTrue();
