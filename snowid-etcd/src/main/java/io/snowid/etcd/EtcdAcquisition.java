@@ -87,7 +87,6 @@ final class EtcdAcquisition {
       long clusterId,
       String wentBack) {
     long maxTtl = request.limits().maxTtl().toMillis();
-    long maxSkew = request.limits().maxSkew().toMillis();
     EtcdRecords.Field terms = read.namespace("terms");
     LeaseLimits recorded = null;
     if (terms.value() != null) {
