@@ -427,7 +427,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         chosen,
         instance,
         token,
-        written.getMtime(),
+        now, // the ensemble's time early in the call, as the skew check reads it
         written.getMtime() + s.grantedMillis(),
         base,
         reason);
@@ -493,23 +493,17 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     }
     String ns = ns(lease.namespace());
     long promise = terms.mayIssueUntilMillis();
-    IdRecord r = h.record();
-    IdRecord next =
-        new IdRecord(
-            r.instance(),
-            r.token(),
-            r.highWater() == NONE ? promise : Math.max(r.highWater(), promise),
-            r.base(),
-            s.grantedMillis());
+    IdRecord next = raised(h.record(), promise, s.grantedMillis());
     Trip trip = trip(s, terms.ttl().toMillis() / 3, "renew").expiryAnswers();
-    Answer a =
-        trip.multi(
-            List.of(
-                Op.setData(
-                    ns + "/held/" + lease.nodeId(), Records.join(r.token()), h.heldVersion()),
-                Op.setData(ns + "/ids/" + lease.nodeId(), next.bytes(), h.recordVersion()),
-                Op.setData(ns + "/written", EMPTY, -1),
-                Op.setData(path("written"), EMPTY, -1)));
+    Answer a = trip.multi(renewal(ns, lease, h, next));
+    if (!a.ok() && a.code() != Code.SESSIONEXPIRED) {
+      Held applied = ownUnanswered(trip, ns, lease, h);
+      if (applied != null) { // an earlier renewal was applied but not answered in time
+        h = applied;
+        next = raised(h.record(), promise, s.grantedMillis());
+        a = trip.multi(renewal(ns, lease, h, next));
+      }
+    }
     if (a.code() == Code.SESSIONEXPIRED) {
       held.remove(lease.token());
       throw taken(
@@ -557,6 +551,64 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         st.getMtime(),
         st.getMtime() + s.grantedMillis(),
         lease.highWaterMillis());
+  }
+
+  /** The record with its high-water mark raised to a promise (never lowered). */
+  private static IdRecord raised(IdRecord r, long promise, long timeoutMillis) {
+    return new IdRecord(
+        r.instance(),
+        r.token(),
+        r.highWater() == NONE ? promise : Math.max(r.highWater(), promise),
+        r.base(),
+        timeoutMillis);
+  }
+
+  /**
+   * A renewal's transaction: both nodes at the versions this holder wrote last, and the touches.
+   */
+  private List<Op> renewal(String ns, Lease lease, Held h, IdRecord next) {
+    return List.of(
+        Op.setData(ns + "/held/" + lease.nodeId(), Records.join(lease.token()), h.heldVersion()),
+        Op.setData(ns + "/ids/" + lease.nodeId(), next.bytes(), h.recordVersion()),
+        Op.setData(ns + "/written", EMPTY, -1),
+        Op.setData(path("written"), EMPTY, -1));
+  }
+
+  /**
+   * The holder's nodes at newer versions that only this holder can have written (the ephemeral node
+   * of its session and acquisition, the record with its token): a renewal that the ensemble applied
+   * but did not answer in time. Null if they are not that.
+   */
+  private Held ownUnanswered(Trip trip, String ns, Lease lease, Held h) {
+    Answer r =
+        trip.multi(
+            List.of(
+                Op.getData(ns + "/held/" + lease.nodeId()),
+                Op.getData(ns + "/ids/" + lease.nodeId())));
+    Stat hs = stat(r.results().get(0));
+    Stat rs = stat(r.results().get(1));
+    IdRecord rec = rs == null ? null : IdRecord.parse(data(r.results().get(1)));
+    if (hs == null
+        || rec == null
+        || !rec.token().equals(lease.token())
+        || hs.getEphemeralOwner() != h.sessionId()
+        || hs.getCzxid() != h.heldCzxid()
+        || rs.getCzxid() != h.recordCzxid()
+        || rs.getVersion() <= h.recordVersion()
+        || rs.getMzxid() < h.mzxid()) {
+      return null;
+    }
+    return new Held(
+        h.ns(),
+        h.session(),
+        h.sessionId(),
+        h.generation(),
+        hs.getVersion(),
+        h.heldCzxid(),
+        rs.getVersion(),
+        h.recordCzxid(),
+        rs.getMzxid(),
+        rec);
   }
 
   private static LeaseTakenException taken(Lease lease, String why) {

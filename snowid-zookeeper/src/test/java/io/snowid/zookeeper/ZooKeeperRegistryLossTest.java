@@ -129,6 +129,32 @@ class ZooKeeperRegistryLossTest {
     assertThat(other.startReason()).contains("lost the chroot's state");
   }
 
+  /**
+   * A renewal that the ensemble applied but answered too late leaves the nodes one version ahead of
+   * what the holder knows, written by its own session with its own token: the next renewal takes
+   * them up, is no loss, and records none.
+   */
+  @Test
+  void renew_afterARenewalAppliedButNotAnswered_renewsAndRecordsNoLoss() throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator holder = open();
+    Lease held = holder.acquire(request("holder", 10_000, LeaseLimits.DEFAULT));
+    try (ZooKeeper zk = TestZooKeeper.client(TestZooKeeper.SHARED)) {
+      for (String node : List.of("/ns/ns/held/", "/ns/ns/ids/")) {
+        String path = root + node + held.nodeId();
+        zk.setData(path, zk.getData(path, false, null), -1); // as the unanswered renewal did
+      }
+    }
+
+    Lease renewed = holder.renew(held, terms(10_000));
+
+    assertThat(renewed.nodeId()).isEqualTo(held.nodeId());
+    Lease other =
+        open()
+            .acquire(new AcquireRequest("other", 4, 0, 0, "x", terms(2_000), LeaseLimits.DEFAULT));
+    assertThat(other.startReason()).isEmpty();
+  }
+
   @Test
   void acquire_namespaceWithoutAWriteForItsMaxTtl_isDistrustedLikeALostOne() throws Exception {
     TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
