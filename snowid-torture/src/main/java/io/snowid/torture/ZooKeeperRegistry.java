@@ -36,7 +36,7 @@ final class ZooKeeperRegistry implements Registry {
    * Rollback. Snapshots are off during the run (snapCount of 10^8; ZooKeeper still writes one
    * after each start, of exactly the state it loaded), so the data directory is a snapshot of the
    * start plus the log of every transaction since. A copy of the state at an instant is then just
-   * the last transaction applied by then (the Zxid of the four-letter word srvr): the log cut
+   * the last transaction ordered by then (the Zxid of the four-letter word srvr): the log cut
    * after that transaction is the state ZooKeeper had at that instant, byte for byte what a
    * backup taken then would restore. The rollback stops the server, keeps the directory as it
    * was (its log is history the holds must read), truncates the log after that transaction with
@@ -169,7 +169,7 @@ final class ZooKeeperRegistry implements Registry {
     }
   }
 
-  /** The last transaction ZooKeeper has applied: its state now. */
+  /** The last transaction ZooKeeper has ordered: its state now. */
   @Override
   public Snapshot snapshot() throws IOException {
     long at = Timeline.monoMicros() / 1000;
@@ -190,22 +190,33 @@ final class ZooKeeperRegistry implements Registry {
       Path kept = dir.resolve("lifetime-" + lifetimes.size());
       copy(data, kept);
       lifetimes.add(kept);
-      Path logs = data.resolve("version-2");
-      try (FileTxnLog log = new FileTxnLog(logs.toFile())) {
-        log.truncate(zxid);
+      try {
+        cut(data.resolve("version-2"), zxid);
+      } finally {
+        start(); // also when the cut failed: the server never stays down
       }
-      try (Stream<Path> files = Files.list(logs)) {
-        for (Path f : files.toList()) {
-          String name = f.getFileName().toString();
-          if (name.startsWith("snapshot.") && Long.parseLong(name.substring(9), 16) > zxid) {
-            Files.delete(f);
-          }
-        }
-      }
-      start();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted during a rollback", e);
+    }
+  }
+
+  /** The log cut after {@code zxid}, and the snapshots written after it deleted. */
+  private static void cut(Path logs, long zxid) throws IOException {
+    try (FileTxnLog log = new FileTxnLog(logs.toFile())) {
+      log.truncate(zxid);
+    } catch (IOException e) {
+      // srvr's Zxid is the last one assigned, which a SIGKILL can lose before it is logged
+      throw new IOException(
+          "transaction 0x" + Long.toHexString(zxid) + " is not in the log, nothing was cut", e);
+    }
+    try (Stream<Path> files = Files.list(logs)) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        if (name.startsWith("snapshot.") && Long.parseLong(name.substring(9), 16) > zxid) {
+          Files.delete(f);
+        }
+      }
     }
   }
 

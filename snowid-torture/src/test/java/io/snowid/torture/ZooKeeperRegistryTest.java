@@ -6,9 +6,11 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -30,7 +32,7 @@ class ZooKeeperRegistryTest {
     ZooKeeper zk =
         new ZooKeeper(
             registry.endpoint().getHostString() + ":" + registry.endpoint().getPort(),
-            4_000,
+            30_000, // longer than a loaded machine's restart: no session expires in the test
             e -> {
               if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
@@ -38,6 +40,21 @@ class ZooKeeperRegistryTest {
             });
     assertThat(connected.await(30, TimeUnit.SECONDS)).isTrue();
     return zk;
+  }
+
+  /** Retries across the connection loss of a restart, until the client is connected again. */
+  private static <T> T retried(Callable<T> op) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        return op.call();
+      } catch (KeeperException.ConnectionLossException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
+    }
   }
 
   private static void create(ZooKeeper zk, String path, String data, CreateMode mode)
@@ -81,10 +98,14 @@ class ZooKeeperRegistryTest {
       hold(b, 6, "w1-1", 6000);
       long held6 = Timeline.monoMicros();
       registry.restart(0);
-      assertThat(b.exists("/t/ns/space/held/6", false)).as("kept by the restart").isNotNull();
+      assertThat(retried(() -> b.exists("/t/ns/space/held/6", false)))
+          .as("kept by the restart")
+          .isNotNull();
       long stillHeld6 = Timeline.monoMicros();
+      retried(() -> b.exists("/t", false));
       b.close();
       // node 7: in the snapshot; node 8: created after it, gone with the rollback
+      retried(() -> a.exists("/t", false));
       hold(a, 7, "w2-1", 7000);
       Registry.Snapshot snapshot = registry.snapshot();
       hold(a, 8, "w3-1", 8000);
