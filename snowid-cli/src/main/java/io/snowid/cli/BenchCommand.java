@@ -59,7 +59,7 @@ final class BenchCommand extends SnowIdSubcommand {
   @Override
   public Integer call() throws InterruptedException {
     Layout l = layout.forGenerating();
-    Logs.configure(verbose);
+    Logs.configure(verbose, verbose);
     SnowflakeBuilder builder = Snowflake.builder().layout(l);
     for (Layout.Field f : l.nodeFields()) {
       builder.node(f.name(), 0);

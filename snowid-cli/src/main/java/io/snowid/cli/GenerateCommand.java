@@ -40,7 +40,7 @@ final class GenerateCommand extends SnowIdSubcommand {
   public Integer call() {
     IdCodec codec = format.getOr(IdCodec.DECIMAL);
     Layout l = layout.forGenerating();
-    Logs.configure(verbose);
+    Logs.configure(verbose, verbose);
     PrintWriter out = out();
     if (l.wraps()) {
       return int32(l, codec, out);

@@ -50,7 +50,7 @@ final class LeasesCommand extends SnowIdSubcommand {
 
   @Override
   public Integer call() {
-    Logs.configure(verbose);
+    Logs.configure(verbose, verbose);
     Target target = Target.of(node.get(), layout.get());
     LeaseListing listing;
     try (LeaseCoordinator c = target.open()) {
@@ -231,7 +231,7 @@ final class LeasesCommand extends SnowIdSubcommand {
 
     @Override
     public Integer call() {
-      Logs.configure(verbose);
+      Logs.configure(verbose, verbose);
       Target target = Target.of(node.get(), layout.get());
       long size = target.namespace.size();
       long nodeId;

@@ -11,7 +11,8 @@ final class NodeOption {
       defaultValue = "${env:SNOWID_NODE}",
       description =
           "Where the node id comes from: auto, static:worker=N[,datacenter=N], file:DIR,"
-              + " redis://…, jdbc:postgresql://… or jdbc:mariadb://… (env SNOWID_NODE; default:"
+              + " redis://…, jdbc:postgresql://…, jdbc:mariadb://…, zookeeper://… or etcd://…"
+              + " (env SNOWID_NODE; default:"
               + " a lease from this host's lease"
               + " directory file:<java.io.tmpdir>/snowid-leases, so processes on one host never"
               + " share an id).")

@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.function.ToLongFunction;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Option;
 final class RangeCommand extends SnowIdSubcommand {
   private static final String INSTANT =
       "an ISO-8601 instant (2026-11-27T08:00:00Z) or a date (2026-11-27)";
+  private static final Pattern LEAP_SECOND = Pattern.compile(".*[Tt]\\d\\d:\\d\\d:60.*");
 
   @Option(names = "--from", required = true, paramLabel = "T", description = "The first instant.")
   String from;
@@ -81,8 +83,11 @@ final class RangeCommand extends SnowIdSubcommand {
 
   private static Instant instant(String option, String value) {
     String v = value.trim();
+    if (LEAP_SECOND.matcher(v).matches()) { // Instant.parse reads :60 as the start of :59
+      throw new InvalidSettingException(option, Errors.cut(v), "no leap second (:60); " + INSTANT);
+    }
     try {
-      return v.indexOf('T') < 0
+      return v.indexOf('T') < 0 && v.indexOf('t') < 0
           ? LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant()
           : Instant.parse(v);
     } catch (DateTimeParseException e) {

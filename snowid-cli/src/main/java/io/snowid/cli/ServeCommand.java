@@ -137,7 +137,7 @@ final class ServeCommand extends SnowIdSubcommand {
     if (maxConnections != null) {
       config = config.withMaxConnections(maxConnections);
     }
-    Logs.configure(true);
+    Logs.configure(true, verbose);
     // Before the generator takes a lease: a wrong address or a port in use fails with nothing held.
     SnowIdServer.checkAddress(config);
     // This command owns the server, the generator and its lease; ServeShutdown stops them in turn.

@@ -81,6 +81,25 @@ class RangeCommandTest {
   }
 
   @Test
+  void range_leapSecond_exits2_insteadOfReadingItAsTheStartOfSecond59() {
+    Cli r = Cli.run("range", "--from", "2016-12-31", "--to", "2016-12-31T23:59:60Z");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err().strip())
+        .startsWith(
+            "snowid: --to = 2016-12-31T23:59:60Z is invalid; allowed: no leap second (:60)");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void range_lowerCaseInstant_isAnInstant() {
+    Cli r = Cli.run("range", "--from", "2026-11-27t08:00:00z", "--to", "2026-11-27T08:00:00Z");
+
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("from   2026-11-27T08:00:00Z");
+  }
+
+  @Test
   void range_fromAfterTo_exits2() {
     Cli r = Cli.run("range", "--from", "2026-11-28", "--to", "2026-11-27");
 

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.function.ToLongFunction;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -21,6 +22,7 @@ final class RangeEndpoint {
   private static final String EXAMPLE =
       "/range?from=2026-11-27T00:00:00Z&to=2026-11-27T23:59:59.999Z";
   private static final String INSTANT = "an ISO-8601 instant or a date (e.g. " + EXAMPLE + ")";
+  private static final Pattern LEAP_SECOND = Pattern.compile(".*[Tt]\\d\\d:\\d\\d:60.*");
 
   private final Layout layout;
 
@@ -56,8 +58,18 @@ final class RangeEndpoint {
     if (value == null) {
       throw HttpError.badRequest("query parameter " + name + " is missing; allowed: " + INSTANT);
     }
+    if (LEAP_SECOND.matcher(value).matches()) { // Instant.parse reads :60 as the start of :59
+      throw HttpError.badRequest(
+          "query parameter "
+              + name
+              + " = "
+              + Query.shorten(value)
+              + " is invalid; allowed: no"
+              + " leap second (:60); "
+              + INSTANT);
+    }
     try {
-      return value.indexOf('T') < 0
+      return value.indexOf('T') < 0 && value.indexOf('t') < 0
           ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
           : Instant.parse(value);
     } catch (DateTimeParseException e) {

@@ -59,6 +59,8 @@ class ServerErrorWordsTest {
             + " invalid; allowed: 2010-11-04T01:42:54.657Z..2080-07-10T17:30:30.208Z, the lifetime"
             + " of layout",
         "range?from=2026-11-27&to=2026-11-27&layout=int32|layout = time=21,worker=5,sequence=5,",
+        "range?from=2016-12-31&to=2016-12-31T23:59:60Z|query parameter to = 2016-12-31T23:59:60Z is"
+            + " invalid; allowed: no leap second (:60); an ISO-8601 instant or a date",
         "range?form=2026-11-27|unknown query parameter 'form'; did you mean from? allowed: from, to,"
             + " layout",
       })
