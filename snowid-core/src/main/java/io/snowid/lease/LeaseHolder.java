@@ -94,6 +94,7 @@ final class LeaseHolder implements NodeLease {
   private volatile String detail = "held";
   private volatile String startReason; // why the grant's start lies ahead; null: nothing to say
   private volatile boolean closed;
+  private volatile String releaseFailure; // why close() could not release; null: released
   private volatile boolean lost; // fenced or not acquired again: a renewal now would not help
   private final Object scheduleLock = new Object();
   private Future<?> next; // guarded by scheduleLock: the next renewal or acquisition retry
@@ -464,10 +465,18 @@ final class LeaseHolder implements NodeLease {
         g.source(),
         held ? g.values() : Map.of(),
         Instant.ofEpochMilli(g.validUntilMillis()),
-        closed ? "released" : waiting ? why : held ? detail : "not renewed in time: " + detail,
+        closed ? closedDetail() : waiting ? why : held ? detail : "not renewed in time: " + detail,
         renewals.get(),
         failures.get(),
         waiting ? Instant.ofEpochMilli(g.startAfterMillis()) : null);
+  }
+
+  /** The detail once closed: released, or why not (the lease then ends at its expiry). */
+  private String closedDetail() {
+    String failure = releaseFailure;
+    return failure == null
+        ? "released"
+        : "not released (" + failure + "): the lease ends by itself at its expiry";
   }
 
   @Override
@@ -495,6 +504,7 @@ final class LeaseHolder implements NodeLease {
     try {
       coordinator.release(lease, listener.lastIssuedMillis());
     } catch (RuntimeException e) {
+      releaseFailure = e.getMessage();
       LOG.log(Level.WARNING, "snowid lease release failed: " + e.getMessage());
     } finally {
       if (ownsCoordinator) {

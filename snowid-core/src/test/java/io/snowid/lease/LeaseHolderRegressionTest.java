@@ -33,6 +33,32 @@ class LeaseHolderRegressionTest {
     await().until(() -> lease.status().renewals() >= atLeast);
   }
 
+  // A release that fails leaves the lease to its expiry: the status says so, not "released"
+  // (snowid serve printed "node released" after one).
+  @Test
+  void close_releaseFails_statusSaysTheLeaseEndsByItselfInsteadOfReleased() {
+    MemoryCoordinator coordinator = new MemoryCoordinator();
+    NodeLease lease = lease(coordinator, "ttl=10s");
+    coordinator.failReleases(true);
+
+    lease.close();
+
+    assertThat(lease.status().held()).isFalse();
+    assertThat(lease.status().detail())
+        .isEqualTo(
+            "not released (memory: release refused by the test): the lease ends by itself at its"
+                + " expiry");
+  }
+
+  @Test
+  void close_releaseSucceeds_statusSaysReleased() {
+    NodeLease lease = lease(new MemoryCoordinator(), "ttl=10s");
+
+    lease.close();
+
+    assertThat(lease.status().detail()).isEqualTo("released");
+  }
+
   // A renewal after a step back of the wall clock never moves the deadline back below the one
   // already confirmed, so the generator never stops short of IDs it has already reserved.
   @Test

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MemoryCoordinator implements LeaseCoordinator {
   private final AtomicLong renewCalls = new AtomicLong();
   private volatile boolean failRenewals;
+  private volatile boolean failReleases;
   private volatile Runnable whileRenewing = () -> {};
   private volatile Runnable whileAcquiring = () -> {};
   private long highWater = Long.MIN_VALUE;
@@ -21,6 +22,11 @@ final class MemoryCoordinator implements LeaseCoordinator {
   private long id;
 
   /** From now on every renewal fails as if the coordinator were unreachable (or succeeds again). */
+  MemoryCoordinator failReleases(boolean fail) {
+    failReleases = fail;
+    return this;
+  }
+
   MemoryCoordinator failRenewals(boolean fail) {
     failRenewals = fail;
     return this;
@@ -95,6 +101,9 @@ final class MemoryCoordinator implements LeaseCoordinator {
 
   @Override
   public synchronized void release(Lease lease, long issuedUpToMillis) {
+    if (failReleases) {
+      throw new RegistryUnavailableException("memory: release refused by the test");
+    }
     if (lease.token().equals(token)) {
       highWater = Math.max(highWater, issuedUpToMillis);
       token = null;
