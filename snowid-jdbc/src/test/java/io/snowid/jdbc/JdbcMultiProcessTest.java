@@ -1,14 +1,9 @@
 package io.snowid.jdbc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.HolderFleet;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -23,16 +18,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Tag("integration")
 class JdbcMultiProcessTest {
-  private static final int JVMS = 8;
   @TempDir Path dir;
   private final String table = TestDatabase.uniqueTable();
-  private final List<HolderJvm> holders = new ArrayList<>();
   private Server h2;
   private Runnable drop = () -> {};
 
   @AfterEach
   void cleanUp() {
-    holders.forEach(HolderJvm::close);
     drop.run();
     if (h2 != null) {
       h2.stop();
@@ -57,37 +49,6 @@ class JdbcMultiProcessTest {
   @EnumSource(TestDatabase.class)
   void nextId_eightJvmsOnOneNamespace_distinctNodesAndNoDuplicates(TestDatabase db)
       throws Exception {
-    String uri = uri(db);
-    for (int i = 0; i < JVMS; i++) {
-      holders.add(HolderJvm.start(uri, dir, "holder-" + i));
-    }
-    List<String> nodes = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      nodes.add(h.await("ready", 0, Duration.ofMinutes(2)).text());
-    }
-    assertThat(nodes).doesNotHaveDuplicates();
-
-    Thread.sleep(2_000); // all eight issue at once for a while
-
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(h.ids());
-    }
-    int total = 0;
-    for (long[] ids : all) {
-      long[] issued = Arrays.stream(ids).filter(id -> id >= 0).toArray();
-      assertThat(issued.length).isGreaterThan(100);
-      for (int i = 1; i < issued.length; i++) {
-        assertThat(issued[i]).isGreaterThan(issued[i - 1]);
-      }
-      total += issued.length;
-    }
-    long[] merged =
-        all.stream().flatMapToLong(Arrays::stream).filter(id -> id >= 0).sorted().toArray();
-    assertThat(merged).hasSize(total);
-    for (int i = 1; i < merged.length; i++) {
-      assertThat(merged[i]).as("duplicate ID").isNotEqualTo(merged[i - 1]);
-    }
+    HolderFleet.check(uri(db), dir, 8, Duration.ofSeconds(2));
   }
 }

@@ -1,13 +1,8 @@
 package io.snowid.redis;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.HolderFleet;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,51 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class RedisMultiProcessTest {
-  private static final int JVMS = 8;
   @TempDir Path dir;
   private final String uri =
       TestRedis.shared().uri() + "?namespace=fleet&ttl=2s&prefix=" + TestRedis.uniquePrefix();
-  private final List<HolderJvm> holders = new ArrayList<>();
 
   @AfterEach
   void cleanUp() {
-    holders.forEach(HolderJvm::close);
     TestRedis.shared().deletePrefix(uri);
   }
 
   @Test
   void nextId_eightJvmsOnOneNamespace_distinctNodesAndNoDuplicates() throws Exception {
     TestRedis.shared().putInService(uri);
-    for (int i = 0; i < JVMS; i++) {
-      holders.add(HolderJvm.start(uri, dir, "holder-" + i));
-    }
-    List<String> nodes = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      nodes.add(h.await("ready", 0, Duration.ofMinutes(2)).text());
-    }
-    assertThat(nodes).doesNotHaveDuplicates();
-
-    Thread.sleep(3_000); // all eight issue at once for a while
-
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(h.ids());
-    }
-    int total = 0;
-    for (long[] ids : all) {
-      long[] issued = Arrays.stream(ids).filter(id -> id >= 0).toArray();
-      assertThat(issued.length).isGreaterThan(100);
-      for (int i = 1; i < issued.length; i++) {
-        assertThat(issued[i]).isGreaterThan(issued[i - 1]);
-      }
-      total += issued.length;
-    }
-    long[] merged =
-        all.stream().flatMapToLong(Arrays::stream).filter(id -> id >= 0).sorted().toArray();
-    assertThat(merged).hasSize(total);
-    for (int i = 1; i < merged.length; i++) {
-      assertThat(merged[i]).as("duplicate ID").isNotEqualTo(merged[i - 1]);
-    }
+    HolderFleet.check(uri, dir, 8, Duration.ofSeconds(3));
   }
 }
