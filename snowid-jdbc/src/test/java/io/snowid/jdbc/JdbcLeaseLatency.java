@@ -2,16 +2,12 @@ package io.snowid.jdbc;
 
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
-import io.snowid.lease.LeaseTerms;
+import io.snowid.testkit.LeaseLatency;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.function.LongSupplier;
 
 /**
  * Latency of the JDBC lease calls, one caller, against a database given by its JDBC URL (default
@@ -22,15 +18,11 @@ import java.util.function.LongSupplier;
  * java -cp … io.snowid.jdbc.JdbcLeaseLatency [URL [SAMPLES [IDLE_SAMPLES]]]
  * </pre>
  *
- * Each row: warm-up, then {@code samples} timed calls (System.nanoTime around the call); median,
- * p99, p99.9 and mean, and statements per timed sample from the coordinator's own count (COMMIT
- * included). The "idle" row waits 0.6 s before each renewal, as a holder does between renewals:
- * HikariCP then checks the connection (isValid, one more round trip) before handing it out. Uses a
- * table of its own and drops it afterwards.
+ * The rows and how they are timed: {@link LeaseLatency}; COMMIT counts as a statement. The "idle"
+ * row waits 0.6 s before each renewal, as a holder does between renewals: HikariCP then checks the
+ * connection (isValid, one more round trip) before handing it out.
  */
 public final class JdbcLeaseLatency {
-  private static final Duration TTL = Duration.ofSeconds(10);
-
   private JdbcLeaseLatency() {}
 
   public static void main(String[] args) throws Exception {
@@ -39,34 +31,32 @@ public final class JdbcLeaseLatency {
     int idleSamples = args.length > 2 ? Integer.parseInt(args[2]) : 100;
     String table = TestDatabase.uniqueTable();
     String uri = url + (url.contains("?") ? "&" : "?") + "table=" + table;
-    System.out.printf(
-        "%-46s %9s %9s %9s %9s %11s%n",
-        "call (1 caller)", "median µs", "p99 µs", "p99.9 µs", "mean µs", "statements");
     try {
       JdbcLeaseCoordinator.open(uri + "&create=true").close();
       execute(url, "UPDATE " + table + " SET acquired_at = acquired_at - 3600000");
-      try (JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(uri)) {
-        selectOneBaseline(url, samples);
-
-        Lease held = c.acquire(request(1024, "renewer"));
-        Lease[] current = {held};
-        row("renew", samples, () -> time(c, () -> current[0] = c.renew(current[0], terms())));
-        row(
+      try (JdbcLeaseCoordinator c = JdbcLeaseCoordinator.open(uri);
+          Connection plain = DriverManager.getConnection(url);
+          PreparedStatement one = plain.prepareStatement("SELECT 1")) {
+        LeaseLatency latency = new LeaseLatency(c, c::statements, "statements", samples);
+        // SELECT 1 on a plain connection of the same driver
+        latency.floor(
+            "SELECT 1 (floor: one round trip)",
+            () -> {
+              try (ResultSet rs = one.executeQuery()) {
+                return rs.next();
+              }
+            });
+        Lease[] idle = {
+          c.acquire(new AcquireRequest("bench-idle", 1, "idle", LeaseLatency.terms()))
+        };
+        latency.row(
             "renew after 0.6 s idle (" + idleSamples + " samples)",
             idleSamples,
             () -> {
               sleep(600);
-              return time(c, () -> current[0] = c.renew(current[0], terms()));
+              return latency.time(() -> idle[0] = c.renew(idle[0], LeaseLatency.terms()));
             });
-
-        row("acquire + release, 1,024 ids, 1 held", samples, acquireThenRelease(c, "free"));
-        row("release (timed alone)", samples, releaseOnly(c));
-
-        for (int i = 0; i < 1022; i++) {
-          c.acquire(request(1024, "holder-" + i));
-        }
-        // 1,023 of 1,024 held (1,022 + the renewer's): each acquisition takes the last free id
-        row("acquire, 1,024 ids, 1,023 held", samples, acquireTimedThenRelease(c, "newcomer"));
+        latency.standardRows();
       }
     } finally {
       execute(url, "DROP TABLE IF EXISTS " + table);
@@ -80,86 +70,6 @@ public final class JdbcLeaseLatency {
     }
   }
 
-  private static LeaseTerms terms() {
-    long now = System.currentTimeMillis();
-    return new LeaseTerms(TTL, now, now + TTL.toMillis());
-  }
-
-  private static AcquireRequest request(long size, String instance) {
-    return new AcquireRequest("bench", size, instance, terms());
-  }
-
-  /** Statements sent inside timed calls. */
-  private static long timedStatements;
-
-  private static long time(JdbcLeaseCoordinator c, Runnable call) {
-    long statements = c.statements();
-    long t0 = System.nanoTime();
-    call.run();
-    long t = System.nanoTime() - t0;
-    timedStatements += c.statements() - statements;
-    return t;
-  }
-
-  /** Times acquire + release together (one sample = two calls). */
-  private static LongSupplier acquireThenRelease(JdbcLeaseCoordinator c, String who) {
-    return () ->
-        time(
-            c,
-            () -> {
-              Lease l = c.acquire(request(1024, who));
-              c.release(l, System.currentTimeMillis());
-            });
-  }
-
-  /** Times the acquisition only; releases it untimed. */
-  private static LongSupplier acquireTimedThenRelease(JdbcLeaseCoordinator c, String who) {
-    return () -> {
-      Lease[] l = new Lease[1];
-      long t = time(c, () -> l[0] = c.acquire(request(1024, who)));
-      c.release(l[0], System.currentTimeMillis());
-      return t;
-    };
-  }
-
-  /** Times the release only; acquires untimed. */
-  private static LongSupplier releaseOnly(JdbcLeaseCoordinator c) {
-    return () -> {
-      Lease l = c.acquire(request(1024, "releaser"));
-      return time(c, () -> c.release(l, System.currentTimeMillis()));
-    };
-  }
-
-  private static void row(String name, int samples, LongSupplier sample) {
-    for (int i = 0; i < Math.min(1_000, Math.max(10, samples / 5)); i++) {
-      long unused = sample.getAsLong(); // warm-up
-    }
-    long statements = timedStatements;
-    long[] ns = new long[samples];
-    for (int i = 0; i < samples; i++) {
-      ns[i] = sample.getAsLong();
-    }
-    print(name, ns, (double) (timedStatements - statements) / samples);
-  }
-
-  /** {@code SELECT 1} on a plain connection of the same driver: the floor of one round trip. */
-  private static void selectOneBaseline(String url, int samples) throws Exception {
-    try (Connection c = DriverManager.getConnection(url);
-        PreparedStatement ps = c.prepareStatement("SELECT 1")) {
-      long[] ns = new long[samples];
-      for (int i = -Math.min(1_000, samples / 5); i < samples; i++) {
-        long t0 = System.nanoTime();
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-        }
-        if (i >= 0) {
-          ns[i] = System.nanoTime() - t0;
-        }
-      }
-      print("SELECT 1 (floor: one round trip)", ns, 1);
-    }
-  }
-
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);
@@ -167,19 +77,5 @@ public final class JdbcLeaseLatency {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  private static void print(String name, long[] ns, double statements) {
-    long[] sorted = ns.clone();
-    Arrays.sort(sorted);
-    System.out.printf(
-        Locale.ROOT,
-        "%-46s %9.0f %9.0f %9.0f %9.0f %11.2f%n",
-        name,
-        sorted[sorted.length / 2] / 1e3,
-        sorted[(int) (sorted.length * 0.99)] / 1e3,
-        sorted[(int) (sorted.length * 0.999)] / 1e3,
-        Arrays.stream(ns).average().orElse(0) / 1e3,
-        statements);
   }
 }
