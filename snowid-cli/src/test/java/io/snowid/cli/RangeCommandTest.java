@@ -105,7 +105,8 @@ class RangeCommandTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err())
-        .contains("--from = 2026-11-28 is invalid; allowed: an instant not after --to");
+        .contains(
+            "--from = 2026-11-28 is invalid; allowed: an instant not after to (2026-11-27T00:00:00Z)");
   }
 
   @Test

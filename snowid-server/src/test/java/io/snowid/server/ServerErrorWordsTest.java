@@ -49,18 +49,19 @@ class ServerErrorWordsTest {
             + " or one of twitter, westid,",
         "decode/1?layout=twitter&format=hexx|query parameter format = hexx is invalid; allowed:"
             + " one of decimal,",
-        "range?to=2026-11-27|query parameter from is missing; allowed: an ISO-8601 instant or a"
-            + " date (e.g. /range?from=2026-11-27T00:00:00Z&to=2026-11-27T23:59:59.999Z)",
+        "range?to=2026-11-27|query parameter from is missing; allowed: an ISO-8601 instant"
+            + " (2026-11-27T08:00:00Z) or a date (2026-11-27) (e.g."
+            + " /range?from=2026-11-27T00:00:00Z&to=2026-11-27T23:59:59.999Z)",
         "range?from=yesterday&to=2026-11-27|query parameter from = yesterday is invalid; allowed:"
-            + " an ISO-8601 instant or a date",
-        "range?from=2026-11-28&to=2026-11-27|query parameter from = 2026-11-28T00:00:00Z is after"
-            + " to = 2026-11-27T00:00:00Z",
+            + " an ISO-8601 instant (2026-11-27T08:00:00Z) or a date (2026-11-27)",
+        "range?from=2026-11-28&to=2026-11-27|query parameter from = 2026-11-28T00:00:00Z is"
+            + " invalid; allowed: an instant not after to (2026-11-27T00:00:00Z)",
         "range?from=2001-01-01&to=2026-11-27|query parameter from = 2001-01-01T00:00:00Z is"
             + " invalid; allowed: 2010-11-04T01:42:54.657Z..2080-07-10T17:30:30.208Z, the lifetime"
             + " of layout",
         "range?from=2026-11-27&to=2026-11-27&layout=int32|layout = time=21,worker=5,sequence=5,",
         "range?from=2016-12-31&to=2016-12-31T23:59:60Z|query parameter to = 2016-12-31T23:59:60Z is"
-            + " invalid; allowed: no leap second (:60); an ISO-8601 instant or a date",
+            + " invalid; allowed: no leap second (:60); an ISO-8601 instant",
         "range?form=2026-11-27|unknown query parameter 'form'; did you mean from? allowed: from, to,"
             + " layout",
       })
