@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class EtcdRegistryLossTest {
-  private static final Duration TTL = Duration.ofSeconds(2);
+  // Long enough that a stop, a copy of the data directory and a start of a private member on a
+  // loaded machine do not outlast it: the tests are about rollbacks, not expiry.
+  private static final Duration TTL = Duration.ofSeconds(15);
   private static final LeaseLimits LIMITS =
       new LeaseLimits(Duration.ofSeconds(30), Duration.ofSeconds(5));
   private static final long LOSS_WAIT = 30_000 + 5_000 + 1_000;
@@ -52,7 +54,13 @@ class EtcdRegistryLossTest {
     long now = System.currentTimeMillis();
     return c.acquire(
         new AcquireRequest(
-            namespace, 8, 0, 0, instance, new LeaseTerms(TTL, now, now + 1_000), LIMITS));
+            namespace,
+            8,
+            0,
+            0,
+            instance,
+            new LeaseTerms(TTL, now, now + TTL.toMillis() / 3),
+            LIMITS));
   }
 
   @Test
@@ -118,7 +126,7 @@ class EtcdRegistryLossTest {
       deleteKeys(prefix + "/ns/orders/held/" + a.nodeId());
       long now = System.currentTimeMillis();
 
-      assertThatThrownBy(() -> c.renew(a, new LeaseTerms(TTL, now, now + 1_000)))
+      assertThatThrownBy(() -> c.renew(a, new LeaseTerms(TTL, now, now + TTL.toMillis() / 3)))
           .isInstanceOf(LeaseTakenException.class)
           .hasMessageContaining("gone before its expiry");
 
@@ -205,7 +213,7 @@ class EtcdRegistryLossTest {
     while (true) {
       long now = System.currentTimeMillis();
       try {
-        return c.renew(l, new LeaseTerms(TTL, now, now + 1_000));
+        return c.renew(l, new LeaseTerms(TTL, now, now + TTL.toMillis() / 3));
       } catch (RegistryUnavailableException e) {
         if (System.nanoTime() > deadline) {
           throw e;

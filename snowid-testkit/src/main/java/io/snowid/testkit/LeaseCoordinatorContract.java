@@ -55,6 +55,13 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class LeaseCoordinatorContract {
   private static final Duration TTL = Duration.ofSeconds(2);
+
+  /**
+   * How long a generator may take to fence or to resume on a loaded machine; a pass does not wait
+   * it.
+   */
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
   private final List<AutoCloseable> opened = new ArrayList<>();
   protected final String namespace = "contract-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -555,7 +562,7 @@ public abstract class LeaseCoordinatorContract {
             () -> {
               a.nextId();
             },
-            Duration.ofSeconds(5));
+            PATIENCE);
     // it stopped before the coordinator could consider the lease expired (same host clock here)
     assertThat(fencedSince).isLessThan(faulty.lastGranted().expiresAtMillis());
     assertThat(faulty.lastGranted().expiresAtMillis())
@@ -587,10 +594,10 @@ public abstract class LeaseCoordinatorContract {
     Snowflake gen = Snowflake.builder().lease(l).build();
     long before = gen.nextId();
     faulty.failRenewals(true);
-    awaitThrows(gen::nextId, Duration.ofSeconds(5));
+    awaitThrows(gen::nextId, PATIENCE);
     faulty.failRenewals(false);
 
-    long after = awaitId(gen, Duration.ofSeconds(5));
+    long after = awaitId(gen, PATIENCE);
 
     assertThat(after).isGreaterThan(before);
     assertThat(gen.nodeStatus().held()).isTrue();
@@ -605,12 +612,12 @@ public abstract class LeaseCoordinatorContract {
     long before = gen.nextId();
     faulty.skew(Duration.ofSeconds(5));
 
-    awaitThrows(gen::nextId, Duration.ofSeconds(5));
+    awaitThrows(gen::nextId, PATIENCE);
     assertThat(gen.nodeStatus().held()).isFalse();
     assertThat(gen.nodeStatus().detail()).contains("clock skew");
 
     faulty.skew(Duration.ZERO);
-    assertThat(awaitId(gen, Duration.ofSeconds(5))).isGreaterThan(before);
+    assertThat(awaitId(gen, PATIENCE)).isGreaterThan(before);
   }
 
   @Test
@@ -625,9 +632,12 @@ public abstract class LeaseCoordinatorContract {
 
   @Test
   void generator_clockSetBackAcrossRestart_neverRepeatsAndFailsBeyondStartWait() {
+    // The manual clocks stand still while the test runs: a skew allowance of 4 s keeps a slow
+    // machine's seconds from failing the skew check of a coordinator with a clock of its own.
+    String ttlAndSkew = "2s&skew=4s";
     ManualClock clock = ManualClock.create();
     clock.set(Instant.now());
-    NodeLease first = lease(open(), TimeSource.monotonic(clock), "2s");
+    NodeLease first = lease(open(), TimeSource.monotonic(clock), ttlAndSkew);
     Snowflake a = Snowflake.builder().lease(first).timeSource(TimeSource.monotonic(clock)).build();
     Set<Long> ids = new HashSet<>();
     for (int i = 0; i < 10_000; i++) {
@@ -637,7 +647,7 @@ public abstract class LeaseCoordinatorContract {
     first.close();
 
     ManualClock behind = ManualClock.at(clock.wallInstant().minusMillis(500));
-    NodeLease second = lease(open(), TimeSource.monotonic(behind), "2s");
+    NodeLease second = lease(open(), TimeSource.monotonic(behind), ttlAndSkew);
     opened.add(second);
     Snowflake b =
         Snowflake.builder().lease(second).timeSource(TimeSource.monotonic(behind)).build();
@@ -649,7 +659,7 @@ public abstract class LeaseCoordinatorContract {
     // far behind: refused, by the high-water check (or, for a coordinator with a clock of its
     // own, already by the skew check)
     ManualClock farBehind = ManualClock.at(clock.wallInstant().minusSeconds(60));
-    assertThatThrownBy(() -> lease(open(), TimeSource.monotonic(farBehind), "2s"))
+    assertThatThrownBy(() -> lease(open(), TimeSource.monotonic(farBehind), ttlAndSkew))
         .isInstanceOfAny(ClockMovedBackwardsException.class, NodeIdUnavailableException.class)
         .hasMessageMatching("(?s).*(high-water|clock skew).*");
   }
