@@ -6,102 +6,57 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.snowid.Snowflake;
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
-import java.net.ServerSocket;
+import io.snowid.testkit.ConnectWaitContract;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Starting while etcd does not answer yet: a lease retries for {@code connectWait} and starts once
- * the member answers; what waiting cannot fix (an unknown host, a refused login) fails at once.
+ * Starting while etcd does not answer yet ({@link ConnectWaitContract}, on a private one-member
+ * cluster); a refused login fails at once, never shown.
  */
-@Tag("integration")
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class EtcdConnectWaitTest {
-  @TempDir Path dir;
-
-  /** Short lease bounds: the fresh prefix's start wait (maxTtl + maxSkew + 1s) stays short. */
-  private static final String TERMS = "&ttl=1s&maxTtl=1s&maxSkew=1s";
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  @Test
-  void build_duringAFiveSecondOutage_issuesOnceEtcdAnswers_withoutDuplicates() throws Exception {
-    try (TestEtcd etcd = TestEtcd.startPrivate(dir)) {
-      etcd.stop(); // its port is known, nothing listens on it
-      String uri = etcd.uri() + "?prefix=" + TestEtcd.uniquePrefix() + "&connectWait=60s" + TERMS;
-      CompletableFuture<Snowflake> building =
-          CompletableFuture.supplyAsync(() -> Snowflake.builder().nodeSource(uri).build());
-      Thread.sleep(5_000); // the outage: refused attempts
-      assertThat(building).as("still waiting for etcd").isNotDone();
-
-      etcd.start();
-
-      try (Snowflake gen = building.get(60, TimeUnit.SECONDS)) {
-        Set<Long> ids = new HashSet<>();
-        for (int i = 0; i < 100_000; i++) {
-          assertThat(ids.add(gen.nextId())).isTrue();
-        }
-        assertThat(gen.nodeStatus().source()).contains(etcd.uri());
+class EtcdConnectWaitTest extends ConnectWaitContract {
+  @Override
+  protected PrivateRegistry startPrivate(Path dir) throws Exception {
+    TestEtcd etcd = TestEtcd.startPrivate(dir);
+    return new PrivateRegistry() {
+      @Override
+      public int port() {
+        return etcd.port();
       }
-    }
+
+      @Override
+      public void stop() throws Exception {
+        etcd.stop();
+      }
+
+      @Override
+      public void start() throws Exception {
+        etcd.start();
+      }
+
+      @Override
+      public void close() throws Exception {
+        etcd.close();
+      }
+    };
   }
 
-  @Test
-  void build_nothingListensAndConnectWaitZero_failsAtOnceAsUnavailable() throws Exception {
-    int port = freePort();
-
-    assertThatThrownBy(
-            () ->
-                Snowflake.builder()
-                    .nodeSource("etcd://127.0.0.1:" + port + "?connectWait=0s")
-                    .build())
-        .isInstanceOf(RegistryUnavailableException.class)
-        .hasMessageContaining("etcd://127.0.0.1:" + port)
-        .hasMessageNotContaining("connectWait");
+  @Override
+  protected String uri(PrivateRegistry registry, String options) {
+    return uriAt("127.0.0.1", registry.port(), "prefix=" + TestEtcd.uniquePrefix() + "&" + options);
   }
 
-  @Test
-  void build_nothingListensPastConnectWait_failsNamingConnectWait() throws Exception {
-    int port = freePort();
-
-    assertThatThrownBy(
-            () ->
-                Snowflake.builder()
-                    .nodeSource("etcd://127.0.0.1:" + port + "?connectWait=1s")
-                    .build())
-        .isInstanceOf(RegistryUnavailableException.class)
-        .hasMessageContaining("no answer within connectWait 1s")
-        .hasMessageContaining("raise it with connectWait=");
-  }
-
-  @Test
-  void build_unknownHost_failsAtOnceWithoutWaiting() {
-    assertThatThrownBy(
-            () ->
-                Snowflake.builder()
-                    .nodeSource("etcd://no-such-host.invalid:2379?connectWait=10m")
-                    .build())
-        .isInstanceOf(NodeIdUnavailableException.class)
-        .isNotInstanceOf(RegistryUnavailableException.class)
-        .hasMessageContaining("no-such-host.invalid");
+  @Override
+  protected String uriAt(String host, int port, String options) {
+    return "etcd://" + host + ":" + port + "?" + options;
   }
 
   @Test
   void build_wrongPassword_failsAtOnceWithoutWaitingOrShowingIt() throws Exception {
     try (TestEtcd etcd = TestEtcd.startPrivate(dir)) {
       etcd.enableAuth("root", "right-secret");
-      String uri = "etcd://root:wrong-secret@127.0.0.1:" + etcd.port() + "?connectWait=10m" + TERMS;
+      String uri =
+          "etcd://root:wrong-secret@127.0.0.1:" + etcd.port() + "?connectWait=10m&" + terms();
 
       assertThatThrownBy(() -> Snowflake.builder().nodeSource(uri).build())
           .isInstanceOf(NodeIdUnavailableException.class)
@@ -114,7 +69,8 @@ class EtcdConnectWaitTest {
   void build_rightPassword_leases() throws Exception {
     try (TestEtcd etcd = TestEtcd.startPrivate(dir)) {
       etcd.enableAuth("root", "right-secret");
-      String uri = "etcd://root:right-secret@127.0.0.1:" + etcd.port() + "?connectWait=5s" + TERMS;
+      String uri =
+          "etcd://root:right-secret@127.0.0.1:" + etcd.port() + "?connectWait=60s&" + terms();
 
       try (Snowflake gen = Snowflake.builder().nodeSource(uri).build()) {
         assertThat(gen.nextId()).isPositive();

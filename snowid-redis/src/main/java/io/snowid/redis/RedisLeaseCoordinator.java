@@ -759,6 +759,7 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
       if (t instanceof RedisLoadingException
+          || t instanceof io.lettuce.core.RedisCommandTimeoutException // a server that is silent
           || m.startsWith("LOADING")
           || m.contains("not connected")
           || m.contains("Connection closed")) {
