@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.snowid.Layout;
 import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.RegistryOutage;
+import io.snowid.testkit.StartDuringOutage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,48 +46,33 @@ class EtcdOutageProcessTest {
     return LAYOUT.decode(id).timestampMillis();
   }
 
+  /** {@link RegistryOutage}: etcd stopped and started under three holders. */
   @Test
   void nextId_etcdStoppedAndStarted_holdersFenceBeforeExpiryAndResumeWithoutDuplicates()
       throws Exception {
     TestEtcd etcd = open(TestEtcd.startPrivate(dir));
-    long ttl = 2_000;
-    String uri = etcd.uri() + "?namespace=outage&ttl=2s&maxTtl=2s&maxSkew=1s";
     etcd.putInService("snowid");
-    List<HolderJvm> holders = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
-    }
-    for (HolderJvm h : holders) {
-      h.await("ready", 0, Duration.ofMinutes(2));
-    }
-    Thread.sleep(500);
-    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
+    RegistryOutage.check(
+        etcd.uri() + "?namespace=outage&ttl=2s&maxTtl=2s&maxSkew=1s",
+        registry(etcd),
+        dir,
+        Duration.ofSeconds(2),
+        Duration.ZERO,
+        fenced -> {});
+  }
 
-    etcd.stop();
-    long down = System.currentTimeMillis(); // every lease was last renewed before this
-    for (int i = 0; i < holders.size(); i++) {
-      String[] fenced =
-          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
-      assertThat(Long.parseLong(fenced[1])).isLessThan(down + ttl);
-      assertThat(fenced[2]).contains("not renewed in time");
-    }
-    long restarted = System.currentTimeMillis();
-    etcd.start();
-    for (int i = 0; i < holders.size(); i++) {
-      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
-    }
-    Thread.sleep(300);
+  private static StartDuringOutage.Registry registry(TestEtcd etcd) {
+    return new StartDuringOutage.Registry() {
+      @Override
+      public void stop() throws Exception {
+        etcd.stop();
+      }
 
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
-    }
-    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    assertThat(merged).doesNotHaveDuplicates();
-    // nothing was issued from the end of the leases until etcd was back
-    assertThat(LongStream.of(merged).map(EtcdOutageProcessTest::timeOf))
-        .noneMatch(t -> t >= down + ttl && t <= restarted);
+      @Override
+      public void start() throws Exception {
+        etcd.start();
+      }
+    };
   }
 
   /**

@@ -6,17 +6,17 @@ import io.snowid.Layout;
 import io.snowid.Snowflake;
 import io.snowid.lease.LeaseLostException;
 import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.RegistryOutage;
+import io.snowid.testkit.StartDuringOutage;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,61 +83,42 @@ class JdbcLeaseOutageTest {
   }
 
   /**
-   * Three holder JVMs; PostgreSQL stops at once under them and starts again: each fences before its
-   * lease could have expired and says why, nothing is issued while the database is away, each
-   * resumes once it is back, and no ID appears twice over the whole run.
+   * {@link RegistryOutage}: PostgreSQL stopped at once under three holders and started again; each
+   * fenced holder also says why, once the renewal that was waiting for a connection failed.
    */
   @Test
   void nextId_postgresStoppedImmediatelyAndStarted_holdersFenceInTimeAndResumeWithoutDuplicates()
       throws Exception {
-    String uri = privateTable() + "&namespace=outage&ttl=2s";
-    List<HolderJvm> holders = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
-    }
-    for (HolderJvm h : holders) {
-      h.await("ready", 0, Duration.ofMinutes(2));
-    }
-    Thread.sleep(500);
-    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
+    RegistryOutage.check(
+        privateTable() + "&namespace=outage&ttl=2s",
+        new StartDuringOutage.Registry() {
+          @Override
+          public void stop() throws Exception {
+            postgres.stopImmediately();
+          }
 
-    long down = System.currentTimeMillis(); // every lease was last renewed before this
-    postgres.stopImmediately();
-    for (int i = 0; i < holders.size(); i++) {
-      String[] fenced =
-          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
-      assertThat(Long.parseLong(fenced[1])).as("fenced since").isLessThan(down + TTL);
-      assertThat(fenced[2]).contains("not renewed in time");
-      // why, once the renewal that was waiting for a connection failed
-      assertThat(
-              holders
-                  .get(i)
-                  .await(
-                      "status not renewed in time: renewal failed: renewal on",
-                      before[i],
-                      Duration.ofMinutes(1))
-                  .text())
-          .contains("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
-    }
-    long restarted = System.currentTimeMillis();
-    postgres.start();
-    for (int i = 0; i < holders.size(); i++) {
-      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
-    }
-    Thread.sleep(300);
+          @Override
+          public void start() throws Exception {
+            postgres.start();
+          }
+        },
+        dir,
+        Duration.ofMillis(TTL),
+        Duration.ZERO,
+        fenced ->
+            assertThat(
+                    await(
+                        fenced.holder(),
+                        "status not renewed in time: renewal failed: renewal on",
+                        fenced.linesBefore()))
+                .contains("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres"));
+  }
 
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
-    }
-    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    assertThat(merged).doesNotHaveDuplicates();
-    // nothing was issued from the end of the leases until the database was back
-    assertThat(LongStream.of(merged).map(JdbcLeaseOutageTest::timeOf))
-        .noneMatch(t -> t >= down + TTL && t <= restarted);
-    for (long[] ids : all) {
-      assertThat(timeOf(ids[ids.length - 1])).isGreaterThan(restarted);
+  private static String await(HolderJvm holder, String prefix, int fromLine) {
+    try {
+      return holder.await(prefix, fromLine, Duration.ofMinutes(1)).text();
+    } catch (Exception e) {
+      throw new AssertionError(e);
     }
   }
 

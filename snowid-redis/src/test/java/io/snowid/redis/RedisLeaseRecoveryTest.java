@@ -14,17 +14,16 @@ import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.node.NodeLease;
-import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.RegistryOutage;
+import io.snowid.testkit.StartDuringOutage;
 import io.snowid.testkit.TcpCut;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -143,58 +142,29 @@ class RedisLeaseRecoveryTest {
     }
   }
 
-  /**
-   * Three holder JVMs; Redis shuts down (nosave) under them and comes back empty: each fences
-   * before its lease could have expired, nothing is issued while Redis is away, each resumes once
-   * it is back, and no ID appears twice over the whole run.
-   */
+  /** {@link RegistryOutage}: Redis shut down (nosave) under three holders, back empty. */
   @Test
   void nextId_redisDownAndBackEmpty_holdersFenceBeforeExpiryAndResumeWithoutDuplicates()
       throws Exception {
     TestRedis redis = startRedis("redis");
-    long ttl = 2_000;
-    String uri = redis.uri() + "?namespace=outage&ttl=2s&maxTtl=2s&maxSkew=1s";
     redis.putInService(redis.uri() + "?prefix=snowid");
-    List<HolderJvm> holders = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
-    }
-    for (HolderJvm h : holders) {
-      h.await("ready", 0, Duration.ofMinutes(2));
-    }
-    Thread.sleep(500);
-    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
+    RegistryOutage.check(
+        redis.uri() + "?namespace=outage&ttl=2s&maxTtl=2s&maxSkew=1s",
+        new StartDuringOutage.Registry() {
+          @Override
+          public void stop() throws Exception {
+            redis.shutdownNosave();
+          }
 
-    redis.shutdownNosave();
-    long down = System.currentTimeMillis(); // every lease was last renewed before this
-    List<Long> fencedAt = new ArrayList<>();
-    for (int i = 0; i < holders.size(); i++) {
-      String[] fenced =
-          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
-      fencedAt.add(Long.parseLong(fenced[1]));
-      assertThat(fenced[2]).contains("not renewed in time");
-    }
-    assertThat(fencedAt).allMatch(since -> since < down + ttl, "fenced before " + (down + ttl));
-    long restarted = System.currentTimeMillis();
-    redis.start();
-    for (int i = 0; i < holders.size(); i++) {
-      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
-    }
-    Thread.sleep(300);
-
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
-    }
-    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    assertThat(merged).doesNotHaveDuplicates();
-    // nothing was issued from the end of the leases until Redis was back
-    assertThat(LongStream.of(merged).map(RedisLeaseRecoveryTest::timeOf))
-        .noneMatch(t -> t >= down + ttl && t <= restarted);
-    for (long[] ids : all) {
-      assertThat(timeOf(ids[ids.length - 1])).isGreaterThan(restarted);
-    }
+          @Override
+          public void start() throws Exception {
+            redis.start();
+          }
+        },
+        dir,
+        Duration.ofSeconds(2),
+        Duration.ZERO,
+        fenced -> {});
   }
 
   /** A restarted server has forgotten the scripts: the next call sends the text once. */

@@ -149,6 +149,10 @@ public abstract class ConnectWaitContract {
       assertThatThrownBy(() -> Snowflake.builder().nodeSource(uri).build())
           .isInstanceOf(RegistryUnavailableException.class)
           .hasMessageContaining("no answer within connectWait 1s");
+      assertThat(accepted).as("connections the coordinator opened").isNotEmpty();
+      for (Socket s : accepted) {
+        s.close();
+      }
     }
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.snowid.Layout;
 import io.snowid.testkit.HolderJvm;
+import io.snowid.testkit.RegistryOutage;
+import io.snowid.testkit.StartDuringOutage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,51 +47,32 @@ class ZooKeeperLeaseOutageTest {
     return LAYOUT.decode(id).timestampMillis();
   }
 
+  /**
+   * {@link RegistryOutage}: a private server stopped and started under three holders, down past
+   * every session (the ensemble may hand the ids out again).
+   */
   @Test
   void nextId_serverDownAndBack_holdersFenceBeforeExpiryAndResumeWithoutDuplicates()
       throws Exception {
     PrivateZooKeeper zk = open(PrivateZooKeeper.start(dir.resolve("zk")));
     TestZooKeeper.putInService(zk.connect(), "/outage");
-    String uri =
-        "zookeeper://" + zk.connect() + "/outage?namespace=outage&ttl=4s&maxTtl=4s&maxSkew=1s";
-    List<HolderJvm> holders = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      holders.add(open(HolderJvm.start(uri, dir, "holder-" + i)));
-    }
-    for (HolderJvm h : holders) {
-      h.await("ready", 0, Duration.ofMinutes(2));
-    }
-    Thread.sleep(500);
-    int[] before = holders.stream().mapToInt(HolderJvm::lineCount).toArray();
+    RegistryOutage.check(
+        "zookeeper://" + zk.connect() + "/outage?namespace=outage&ttl=4s&maxTtl=4s&maxSkew=1s",
+        new StartDuringOutage.Registry() {
+          @Override
+          public void stop() {
+            zk.stop();
+          }
 
-    zk.stop();
-    long down = System.currentTimeMillis(); // every lease was last renewed before this
-    for (int i = 0; i < holders.size(); i++) {
-      String[] fenced =
-          holders.get(i).await("fenced", before[i], Duration.ofMinutes(1)).text().split(" ", 3);
-      assertThat(Long.parseLong(fenced[1])).isLessThan(down + TTL);
-    }
-    Thread.sleep(TTL); // past every session: the ensemble may hand the ids out again
-    long restarted = System.currentTimeMillis();
-    zk.start();
-    for (int i = 0; i < holders.size(); i++) {
-      holders.get(i).await("resumed", before[i], Duration.ofMinutes(1));
-    }
-    Thread.sleep(300);
-
-    List<long[]> all = new ArrayList<>();
-    for (HolderJvm h : holders) {
-      h.stop();
-      all.add(Arrays.stream(h.ids()).filter(id -> id >= 0).toArray());
-    }
-    long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    assertThat(merged).doesNotHaveDuplicates();
-    assertThat(LongStream.of(merged).map(ZooKeeperLeaseOutageTest::timeOf))
-        .as("nothing issued from the end of the leases until the server was back")
-        .noneMatch(t -> t >= down + TTL && t <= restarted);
-    for (long[] ids : all) {
-      assertThat(timeOf(ids[ids.length - 1])).isGreaterThan(restarted);
-    }
+          @Override
+          public void start() {
+            zk.start();
+          }
+        },
+        dir,
+        Duration.ofMillis(TTL),
+        Duration.ofMillis(TTL),
+        fenced -> {});
   }
 
   /**
