@@ -5,9 +5,9 @@ import io.snowid.IdGenerator;
 import io.snowid.codec.IdCodec;
 import io.snowid.mybatisplus.SnowIdIdentifierGenerator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
@@ -16,8 +16,10 @@ import org.springframework.context.annotation.Bean;
  * {@link IdGenerator}, which MyBatis-Plus's auto-configuration puts in its {@code GlobalConfig}, so
  * {@code @TableId(type = IdType.ASSIGN_ID)} keys and {@code IdWorker.getId()} are snowid's IDs, and
  * {@code ASSIGN_UUID} keys the same IDs in {@code snowid.mybatis-plus.uuid-form}. Backs off when
- * the application defines an {@code IdentifierGenerator}; comes before MyBatis-Plus's own (Spring
- * Cloud only), which then backs off.
+ * the application defines an {@code IdentifierGenerator}, and when there is no {@code IdGenerator};
+ * comes before MyBatis-Plus's own (Spring Cloud only), which then backs off. Several {@code
+ * IdGenerator} beans and none primary fail the start (Spring asks for one) rather than leave the
+ * keys to MyBatis-Plus's generator unnoticed (docs/design.md §8).
  */
 @AutoConfiguration(
     after = SnowIdAutoConfiguration.class,
@@ -30,7 +32,7 @@ import org.springframework.context.annotation.Bean;
       "io.snowid.mybatisplus.SnowIdIdentifierGenerator",
       "com.baomidou.mybatisplus.core.incrementer.IdentifierGenerator"
     })
-@ConditionalOnSingleCandidate(IdGenerator.class)
+@ConditionalOnBean(IdGenerator.class)
 @EnableConfigurationProperties(SnowIdMybatisPlusProperties.class)
 public class SnowIdMybatisPlusAutoConfiguration {
   @Bean

@@ -182,6 +182,30 @@ class MybatisPlusStarterTest {
   }
 
   @Test
+  void twoIdGeneratorsNonePrimary_failsTheStartInsteadOfMybatisPlusKeys() {
+    try (Snowflake a =
+            Snowflake.builder()
+                .layout("twitter")
+                .nodeSource("static:worker=7,datacenter=3")
+                .build();
+        Snowflake b =
+            Snowflake.builder()
+                .layout("twitter")
+                .nodeSource("static:worker=8,datacenter=3")
+                .build()) {
+      runner()
+          .withBean("a", IdGenerator.class, () -> a)
+          .withBean("b", IdGenerator.class, () -> b)
+          .run(
+              context ->
+                  assertThat(context)
+                      .getFailure()
+                      .rootCause()
+                      .hasMessageContaining("expected single matching bean but found 2: a,b"));
+    }
+  }
+
+  @Test
   void applicationsOwnIdGenerator_isTheOneUsed() {
     try (Snowflake own =
         Snowflake.builder().layout("twitter").nodeSource("static:worker=9,datacenter=3").build()) {
