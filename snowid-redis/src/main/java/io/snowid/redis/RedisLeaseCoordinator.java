@@ -242,7 +242,8 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             Long.toString(terms.mayIssueUntilMillis()),
             Long.toString(request.limits().maxTtl().toMillis()),
             Long.toString(request.limits().maxSkew().toMillis()),
-            Long.toString(LeaseLimits.SLACK.toMillis()));
+            Long.toString(LeaseLimits.SLACK.toMillis()),
+            request.namespace());
     if (r.status().equals("full")) {
       throw new NodeIdUnavailableException(
           "all "

@@ -1,5 +1,5 @@
 -- acquire: ARGV size, mask, match, instance, token, ttl (ms), mayIssueUntil (holder's ms), maxTtl,
--- maxSkew, slack (ms). The holder may take an id v only when 0 <= v < size and v's bits at mask
+-- maxSkew, slack (ms), namespace. The holder may take an id v only when 0 <= v < size and v's bits at mask
 -- are match. Answers {'ok', id, now, expiresAt, base, loss, found} (loss: why it waits out a loss
 -- of the state, or ''; found: '1' if this call found it), {'full', held} (held: the live leases
 -- on the ids it may take, all of them) or {'terms', maxTtl, maxSkew, held} (the namespace's limits
@@ -14,6 +14,7 @@ local promise = tonumber(ARGV[7])
 local maxTtl = tonumber(ARGV[8])
 local maxSkew = tonumber(ARGV[9])
 local slack = tonumber(ARGV[10])
+local created = 'ns:' .. ARGV[11] -- the registry's field that remembers creating the namespace
 
 -- expired leases are free; the rest are taken
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', str(now))
@@ -37,8 +38,9 @@ end
 -- its recorded maxTtl, was idle, lost or rolled back to an older snapshot: no record in it can be
 -- believed, and a holder Redis forgot may issue until lostUntil. A loss of the prefix's state
 -- (lostAt) concerns every namespace of it, also one that looks new.
-local rg = redis.call('HMGET', KEYS[5], 'written', 'lostAt', 'maxTtl')
+local rg = redis.call('HMGET', KEYS[5], 'written', 'lostAt', 'maxTtl', created)
 local registryWritten, lostAt, registryTtl = num(rg[1]), num(rg[2]), num(rg[3])
+local remembered = rg[4]
 local loss = ''
 if not registryWritten then
   loss = 'Redis has no state for the prefix (new, or it lost its data)'
@@ -48,12 +50,18 @@ end
 if not registryTtl or maxTtl > registryTtl then
   redis.call('HSET', KEYS[5], 'maxTtl', str(maxTtl))
 end
+if not remembered then
+  redis.call('HSET', KEYS[5], created, str(now))
+end
 if loss ~= '' then
   lostAt = now
   redis.call('HSET', KEYS[5], 'lostAt', str(now))
 elseif not written or not recTtl or not recSkew then
   if redis.call('HLEN', KEYS[1]) > 0 then
     loss = 'its records have no state (keys deleted by hand?)'
+  elseif remembered then
+    -- the prefix created it: its keys were deleted, or expired after it was idle
+    loss = 'it has no state though the prefix created it (keys deleted by hand, or idle)'
   end
 elseif now - written > recTtl then
   loss = 'no write to the namespace for ' .. str(now - written) .. ' ms (idle, or Redis rolled back)'

@@ -9,7 +9,9 @@
 --                                or before it)
 --   KEYS[5] {P}:registry hash    written (Redis time of the newest write to any namespace of the
 --                                prefix); lostAt (Redis time a loss of the prefix's state was last
---                                found: every namespace's holders may have been forgotten then)
+--                                found: every namespace's holders may have been forgotten then);
+--                                ns:NS per namespace it created (Redis time of its first
+--                                acquisition: a namespace without state is one that lost it)
 -- Times are Unix ms: expiresAt, written and lostAt by Redis's clock, highWater, base and lostUntil are ID
 -- times, the holders' clocks.
 if redis.replicate_commands then

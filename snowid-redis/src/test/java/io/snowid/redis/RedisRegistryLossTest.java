@@ -70,6 +70,29 @@ class RedisRegistryLossTest {
     assertThat(l.highWaterMillis()).isLessThan(l.coordinatorNowMillis());
   }
 
+  /**
+   * A prefix of the version before the memory of created namespaces (no {@code ns:ns} field in its
+   * registry hash): a namespace with state is trusted as before, and the acquisition adds the
+   * memory, so that the namespace's keys deleted afterwards are found lost.
+   */
+  @Test
+  void acquire_prefixWithoutTheMemory_trustedAsBeforeThenRemembersTheNamespace() throws Exception {
+    TestRedis.shared().putInService(uri);
+    open().acquire(request("a", 2_000, LeaseLimits.DEFAULT));
+    String registry = "{" + prefix + "}:registry";
+    cli("hdel", registry, "ns:ns");
+
+    Lease b = open().acquire(request("b", 2_000, LeaseLimits.DEFAULT));
+    assertThat(b.highWaterMillis()).isLessThan(b.coordinatorNowMillis());
+    assertThat(cli("hexists", registry, "ns:ns")).isEqualTo("1");
+
+    TestRedis.shared().deleteNamespace(uri, "ns");
+    Lease next = open().acquire(request("next", 2_000, LeaseLimits.DEFAULT));
+    assertThat(next.highWaterMillis() - next.coordinatorNowMillis())
+        .isEqualTo(30_000 + 5_000 + 1_000);
+    assertThat(next.startReason()).contains("the prefix created it");
+  }
+
   @Test
   void acquire_afterFlush_newcomerWithAShortTtlStartsAfterTheLimitsNotItsTtl() throws Exception {
     TestRedis.shared().putInService(uri);

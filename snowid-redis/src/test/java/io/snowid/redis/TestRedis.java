@@ -222,6 +222,12 @@ final class TestRedis implements AutoCloseable {
         });
   }
 
+  /** Deletes every key of one namespace of the prefix of a lease URI (its state included). */
+  void deleteNamespace(String uri, String namespace) {
+    String ns = "{" + prefixOf(uri) + "}:" + namespace + ":";
+    with(redis -> redis.del(ns + "ids", ns + "held", ns + "last", ns + "state"));
+  }
+
   /**
    * Puts the prefix of a lease URI in service, as a registry whose holders wrote just now: a new
    * namespace's first holder does not wait out a loss (RedisLeaseRecoveryTest and
