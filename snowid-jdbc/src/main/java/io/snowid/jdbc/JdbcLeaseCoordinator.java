@@ -128,7 +128,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       Long tableNewest,
       long registryRows,
       Long registryLostAt,
-      Long registryMaxTtl) {
+      Long registryMaxTtl,
+      boolean remembered) {
     /** The id to take: the instance's last one if free, else the lowest free; null if none. */
     Long choice() {
       if (last != null) {
@@ -238,7 +239,8 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
                       Database.longOrNull(rs, 9),
                       rs.getLong(10),
                       Database.longOrNull(rs, 11),
-                      Database.longOrNull(rs, 12)),
+                      Database.longOrNull(rs, 12),
+                      rs.getLong(13) > 0),
               namespace,
               request.instance(),
               top,
@@ -260,6 +262,7 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
               top,
               mask,
               match,
+              LeaseSql.createdRow(namespace),
               namespace);
       if (j == null) {
         j = judge(s, namespace, request, state, c);
@@ -354,6 +357,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
             "no write to the table for "
                 + Durations.format(Duration.ofMillis(now - c.tableNewest()))
                 + ", more than maxTtl (idle, or restored from an older backup)";
+      } else if (c.remembered()) {
+        loss = "it has no rows though the table created it (its rows deleted?)";
+        tableLost = false;
       }
     } else if (!limits) {
       loss = "its id rows have no recorded state (its namespace row deleted?)";
@@ -378,6 +384,9 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
     }
     if (c.registryMaxTtl() == null || c.registryMaxTtl() < askedTtl) {
       s.update(sql.registryMaxTtl, askedTtl, askedTtl);
+    }
+    if (!c.remembered()) { // its first acquisition, or one of a table without the memory
+      s.update(sql.rememberNamespace, LeaseSql.createdRow(namespace), namespace);
     }
     long lt = Math.max(askedTtl, st.maxTtl() == null ? 0 : st.maxTtl());
     long ls = Math.max(askedSkew, st.maxSkew() == null ? 0 : st.maxSkew());

@@ -1,5 +1,10 @@
 package io.snowid.jdbc;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
 /**
  * The statements of the lease table {@code table} in one dialect. Parameters are listed with each;
  * {@code NOW} stands for the dialect's clock ({@link Dialect#now}). See {@link
@@ -38,23 +43,25 @@ final class LeaseSql {
 
   /**
    * (namespace, instance, size - 1, mask, match, namespace, size - 1, mask, match, inv, mask + 1,
-   * inv, match, namespace, size - 1, mask, match, namespace, size - 1, mask, match, namespace) One
-   * row: NOW; the free id the instance acquired last; the lowest free id with a row; the lowest id
-   * without a row; the number of live leases among them; then of the whole namespace, the number of
-   * its id rows, their newest write (renewed_at) and its live leases; and for a namespace without
-   * id rows only (else NULL), the newest write to any id row of the table (one scan); whether the
-   * table's registry row (namespace {@code ''}, node id -1) exists, and its lost_until, the time a
-   * loss of the table's state was last found (every namespace's holders may have been forgotten
-   * then). Every id counted is one the request allows, {@code 0 <= id < size} with {@code (id &
-   * mask) = match}; {@code inv} is {@code ~mask & (size - 1)}, its free bits. Free: released, or
-   * expired by NOW. The lowest id without a row is the first gap in one ordered pass over the
-   * namespace's allowed rows (the primary key's order, from the namespace's row -1, which stands
-   * before {@code match}), a window function rather than an anti-join, whose plan for a prepared
-   * statement can cost an index probe per row. The next allowed id after a row's {@code v} is
-   * {@code (((v & inv) + mask + 1) & inv) | match}: the free bits counted up by one (the carry runs
-   * through the fixed ones), the fixed ones put back; it is {@code match} after -1, and not above
-   * {@code v} past the last allowed id. No sum exceeds {@code size} and no operand is complemented
-   * in SQL, so MariaDB/MySQL's unsigned bit arithmetic gives the same answers.
+   * inv, match, namespace, size - 1, mask, match, namespace, size - 1, mask, match, created row,
+   * namespace) One row: NOW; the free id the instance acquired last; the lowest free id with a row;
+   * the lowest id without a row; the number of live leases among them; then of the whole namespace,
+   * the number of its id rows, their newest write (renewed_at) and its live leases; and for a
+   * namespace without id rows only (else NULL), the newest write to any id row of the table (one
+   * scan); whether the table's registry row (namespace {@code ''}, node id -1) exists, and its
+   * lost_until, the time a loss of the table's state was last found (every namespace's holders may
+   * have been forgotten then), its max_ttl, and whether the table remembers creating the namespace
+   * (its row under the registry's namespace {@code ''}, node id {@link #createdRow}). Every id
+   * counted is one the request allows, {@code 0 <= id < size} with {@code (id & mask) = match};
+   * {@code inv} is {@code ~mask & (size - 1)}, its free bits. Free: released, or expired by NOW.
+   * The lowest id without a row is the first gap in one ordered pass over the namespace's allowed
+   * rows (the primary key's order, from the namespace's row -1, which stands before {@code match}),
+   * a window function rather than an anti-join, whose plan for a prepared statement can cost an
+   * index probe per row. The next allowed id after a row's {@code v} is {@code (((v & inv) + mask +
+   * 1) & inv) | match}: the free bits counted up by one (the carry runs through the fixed ones),
+   * the fixed ones put back; it is {@code match} after -1, and not above {@code v} past the last
+   * allowed id. No sum exceeds {@code size} and no operand is complemented in SQL, so
+   * MariaDB/MySQL's unsigned bit arithmetic gives the same answers.
    */
   final String candidates;
 
@@ -143,6 +150,13 @@ final class LeaseSql {
   /** (max ttl, max ttl) Raises the registry row's max_ttl, the longest any holder asked. */
   final String registryMaxTtl;
 
+  /**
+   * (created row, namespace) Remembers that the table created the namespace: a row of the
+   * registry's namespace {@code ''} at the node id {@link #createdRow} gives, the namespace's name
+   * as its host. Its renewed_at counts as no id row's write (node ids below 0).
+   */
+  final String rememberNamespace;
+
   /** (namespace) The newest write to an id row of another namespace than this one. */
   final String othersNewest;
 
@@ -151,6 +165,21 @@ final class LeaseSql {
    * rows and lost_until; no row if it has no namespace row.
    */
   final String namespaceState;
+
+  /**
+   * The node id of the registry's row that remembers creating {@code namespace}: below -1 (the
+   * registry row's own), from the first 62 bits of the name's SHA-256, so that two namespaces of a
+   * table share one with a chance of 2^-62 (the second then waits once at its creation).
+   */
+  static long createdRow(String namespace) {
+    try {
+      byte[] h =
+          MessageDigest.getInstance("SHA-256").digest(namespace.getBytes(StandardCharsets.UTF_8));
+      return -2 - (ByteBuffer.wrap(h).getLong() >>> 2);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  }
 
   LeaseSql(Dialect dialect, String table) {
     this.dialect = dialect;
@@ -212,7 +241,9 @@ final class LeaseSql {
             + table
             + " WHERE namespace = '' AND node_id = -1), (SELECT max_ttl FROM "
             + table
-            + " WHERE namespace = '' AND node_id = -1)"
+            + " WHERE namespace = '' AND node_id = -1), (SELECT COUNT(*) FROM "
+            + table
+            + " WHERE namespace = '' AND node_id = ?)"
             + " FROM (SELECT COUNT(*) AS id_rows, MAX(renewed_at) AS newest,"
             + " SUM(CASE WHEN token IS NOT NULL AND expires_at > "
             + now
@@ -315,6 +346,14 @@ final class LeaseSql {
             + table
             + " SET max_ttl = ? WHERE namespace = '' AND node_id = -1 AND (max_ttl IS NULL OR"
             + " max_ttl < ?)";
+    rememberNamespace =
+        "INSERT INTO "
+            + table
+            + " (namespace, node_id, instance, host, acquired_at, renewed_at) VALUES ('', ?, '', ?, "
+            + now
+            + ", "
+            + now
+            + ")";
     othersNewest =
         "SELECT MAX(renewed_at) FROM " + table + " WHERE node_id >= 0 AND namespace <> ?";
     namespaceState =

@@ -297,8 +297,12 @@ class JdbcLeaseCoordinatorTest {
     assertThat(new HashSet<>(ids.values())).hasSize(holders);
     assertThat(ids.values()).allMatch(id -> id >= 0 && id < 16);
     // at most: a lock that found no namespace row and its commit, the row's insert, then one
-    // transaction of six statements (a new id row updates the namespace's row too)
-    assertThat(statements.values()).allMatch(n -> n <= 9, "at most 9 statements each");
+    // transaction of six statements (a new id row updates the namespace's row too); the first
+    // transaction also inserts the row by which the table remembers creating the namespace
+    assertThat(statements.values()).allMatch(n -> n <= 10, "at most 10 statements each");
+    assertThat(statements.values().stream().filter(n -> n > 9))
+        .as("one acquisition, the namespace's first, with more than 9 statements")
+        .hasSizeLessThanOrEqualTo(1);
   }
 
   @ParameterizedTest

@@ -110,6 +110,32 @@ class JdbcRegistryLossTest {
   }
 
   /**
+   * A table of the version before the memory of created namespaces (no row of {@code ''} for the
+   * namespace): a namespace with rows is trusted as before, and the acquisition adds the memory, so
+   * that the namespace deleted afterwards is found lost.
+   */
+  @ParameterizedTest
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
+  void acquire_tableWithoutTheMemory_trustedAsBeforeThenRemembersTheNamespace(TestDatabase database)
+      throws SQLException {
+    JdbcLeaseCoordinator c = open(database);
+    c.acquire(request("a"));
+    db.execute("DELETE FROM " + table + " WHERE namespace = '' AND node_id < -1");
+
+    Lease b = c.acquire(request("b"));
+    assertThat(b.highWaterMillis()).isLessThan(b.coordinatorNowMillis());
+    assertThat(b.startReason()).isEmpty();
+    assertThat(one("SELECT COUNT(*) FROM " + table + " WHERE namespace = '' AND node_id < -1"))
+        .isEqualTo(1);
+
+    db.execute("DELETE FROM " + table + " WHERE namespace = 'ns'");
+    Lease next = c.acquire(request("next"));
+    assertThat(next.highWaterMillis())
+        .isBetween(next.coordinatorNowMillis() + LOSS - 1_000, next.coordinatorNowMillis() + LOSS);
+    assertThat(next.startReason()).contains("the table created it");
+  }
+
+  /**
    * A restore of a copy of the rows taken a minute earlier (their newest write a minute old): the
    * next holder starts after lost_until, and the holder whose renewal the copy lacks finds its row
    * gone back, fences, and leaves the namespace's lost_until raised and its id released with its
