@@ -33,6 +33,7 @@ record Judgment(
    * @param written the {@code mtime} of the namespace's newest write, or NONE
    * @param live how many ids of the namespace are held (ephemeral nodes)
    * @param records how many id records the namespace has
+   * @param remembered whether the chroot remembers creating the namespace ({@code registry/ns/NS})
    * @param rollback why the ensemble went back to an older state, as this process saw it (its
    *     transaction id is below one confirmed before), or {@code ""}
    */
@@ -44,6 +45,7 @@ record Judgment(
       long written,
       int live,
       int records,
+      boolean remembered,
       String rollback) {}
 
   /**
@@ -89,6 +91,8 @@ record Judgment(
     } else if (st == null || st.maxTtl() == NONE || st.maxSkew() == NONE || v.written() == NONE) {
       if (v.records() > 0) {
         loss = "its records have no state (nodes deleted by hand?)";
+      } else if (v.remembered()) {
+        loss = "it has no state though the chroot created it (nodes deleted by hand?)";
       }
     } else if (now - v.written() > st.maxTtl()) {
       loss =

@@ -249,6 +249,14 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
    * holds it and writes the record and state only if nobody changed them. Null if another holder
    * wrote first.
    */
+  /**
+   * The node by which the chroot remembers creating a namespace, outside the namespace's own nodes:
+   * a namespace it remembers without state lost it.
+   */
+  private String created(String namespace) {
+    return path("registry/ns/" + namespace);
+  }
+
   private Lease tryAcquire(Session s, Trip trip, AcquireRequest request, String ns, String token) {
     String instance = request.instance();
     CompletableFuture<Answer> clock = trip.send(List.of(Op.setData(path("clock"), EMPTY, -1)));
@@ -262,7 +270,9 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
                 Op.getChildren(ns + "/held"),
                 Op.getChildren(ns + "/ids"),
                 Op.getData(ns + "/last"),
-                Op.getData(lastOf(ns, instance))));
+                Op.getData(lastOf(ns, instance)),
+                Op.getData(path("registry/ns")),
+                Op.getData(created(request.namespace()))));
     Answer c = trip.await(clock);
     Answer r = trip.await(read);
     if (!c.ok()) {
@@ -281,6 +291,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     Set<Long> records = ids(v.get(5));
     boolean lastDir = stat(v.get(6)) != null;
     Long last = stat(v.get(7)) == null ? null : id(Records.text(data(v.get(7))));
+    boolean createdDir = stat(v.get(8)) != null;
+    boolean remembered = stat(v.get(9)) != null;
     Judgment j =
         Judgment.of(
             new Judgment.View(
@@ -291,6 +303,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
                 mtime(v.get(3)),
                 holders == null ? 0 : holders.size(),
                 records == null ? 0 : records.size(),
+                remembered,
                 rollback),
             request,
             describe());
@@ -350,6 +363,12 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       ops.add(Op.create(path("registry"), j.registry().bytes(), acl, CreateMode.PERSISTENT));
     } else if (j.registryChanged()) {
       ops.add(Op.setData(path("registry"), j.registry().bytes(), registryStat.getVersion()));
+    }
+    if (!createdDir) {
+      ops.add(Op.create(path("registry/ns"), EMPTY, acl, CreateMode.PERSISTENT));
+    }
+    if (!remembered) { // its creation, or an acquisition on a chroot without the memory
+      ops.add(Op.create(created(request.namespace()), EMPTY, acl, CreateMode.PERSISTENT));
     }
     ops.add(touch(path("written"), stat(v.get(1)) != null));
     ops.add(
