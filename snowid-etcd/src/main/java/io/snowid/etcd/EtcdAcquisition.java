@@ -146,6 +146,8 @@ final class EtcdAcquisition {
     } else if (written == Long.MIN_VALUE || recorded == null) {
       if (!read.marks.isEmpty()) {
         loss = "its records have no state (keys deleted by hand?)";
+      } else if (read.remembered) {
+        loss = "it has no state though the prefix created it (keys deleted by hand?)";
       }
     } else if (now - written > recorded.maxTtl().toMillis()) {
       loss =
@@ -281,6 +283,9 @@ final class EtcdAcquisition {
     }
     if (read.registry("cluster").number() != clusterId) {
       then.add(put(keys.registry("cluster"), Long.toString(clusterId)));
+    }
+    if (!read.remembered) { // its creation, or an acquisition on a prefix without the memory
+      then.add(put(EtcdCalls.bytes(keys.created), Long.toString(now)));
     }
     then.addAll(wrote(keys, now));
     return new Txn(ifs, then);

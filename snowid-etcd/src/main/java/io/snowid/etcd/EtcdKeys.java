@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
  * P/reg/lostAt      when a loss of the prefix's state was last found
  * P/reg/maxTtl      the longest maxTtl any holder of the prefix asked
  * P/reg/cluster     the id of the etcd cluster that wrote the prefix last
+ * P/created/NS      the prefix created the namespace: one without state lost it
  * </pre>
  */
 final class EtcdKeys {
@@ -29,12 +30,16 @@ final class EtcdKeys {
   final String namespaceRoot;
   final String registryRoot;
 
+  /** Outside both ranges an acquisition reads, so that it reads its own namespace's alone. */
+  final String created;
+
   EtcdKeys(String prefix, String namespace) {
     if (!NAMESPACE.matcher(namespace).matches()) {
       throw new InvalidSettingException("namespace", namespace, "1 to 500 of A-Z a-z 0-9 . _ : -");
     }
     this.namespaceRoot = namespacesRoot(prefix) + namespace + "/";
     this.registryRoot = prefix + "/reg/";
+    this.created = prefix + "/created/" + namespace;
   }
 
   static String namespacesRoot(String prefix) {
@@ -57,11 +62,15 @@ final class EtcdKeys {
     return EtcdCalls.bytes(registryRoot + field);
   }
 
-  /** Reads every key of the namespace and of the registry: two ranges in one transaction. */
+  /**
+   * Reads every key of the namespace and of the registry, and whether the prefix created the
+   * namespace: two ranges and a key in one transaction.
+   */
   List<Op> readAll() {
     return List.of(
         Op.get(EtcdCalls.bytes(namespaceRoot), prefixed()),
-        Op.get(EtcdCalls.bytes(registryRoot), prefixed()));
+        Op.get(EtcdCalls.bytes(registryRoot), prefixed()),
+        Op.get(EtcdCalls.bytes(created), GetOption.DEFAULT));
   }
 
   static GetOption prefixed() {

@@ -57,6 +57,9 @@ final class EtcdRecords {
   private final Map<String, Field> namespace = new HashMap<>();
   private final Map<String, Field> registry = new HashMap<>();
 
+  /** Whether the prefix remembers creating the namespace ({@code P/created/NS}). */
+  final boolean remembered;
+
   EtcdRecords(EtcdKeys keys, List<GetResponse> reads) {
     for (KeyValue kv : reads.get(0).getKvs()) {
       String rest = EtcdCalls.text(kv.getKey()).substring(keys.namespaceRoot.length());
@@ -74,6 +77,7 @@ final class EtcdRecords {
       String rest = EtcdCalls.text(kv.getKey()).substring(keys.registryRoot.length());
       registry.put(rest, new Field(EtcdCalls.text(kv.getValue()), kv.getModRevision()));
     }
+    remembered = !reads.get(2).getKvs().isEmpty();
   }
 
   private static long id(String rest) {
