@@ -40,6 +40,12 @@ class EtcdLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return LeaseCoordinators.open(URI);
   }
 
+  /** {@code etcdctl del --prefix PREFIX/ns/NAMESPACE/}. */
+  @Override
+  protected void deleteNamespace(String namespace) {
+    TestEtcd.shared().deletePrefix(PREFIX + "/ns/" + namespace);
+  }
+
   /** A process killed by SIGKILL stops keeping its etcd leases alive: closing does just that. */
   @Override
   protected void crash(LeaseCoordinator coordinator) {

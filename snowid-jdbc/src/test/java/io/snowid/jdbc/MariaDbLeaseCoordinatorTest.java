@@ -27,6 +27,11 @@ class MariaDbLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return LeaseCoordinators.open(DB.uri(TABLE, ""));
   }
 
+  @Override
+  protected void deleteNamespace(String namespace) {
+    DB.execute("DELETE FROM " + TABLE + " WHERE namespace = '" + namespace + "'");
+  }
+
   /** A process killed by SIGKILL stops renewing and never releases: closing does just that. */
   @Override
   protected void crash(LeaseCoordinator coordinator) {

@@ -36,6 +36,11 @@ class RedisClientLeaseCoordinatorTest extends LeaseCoordinatorContract {
   }
 
   @Override
+  protected void deleteNamespace(String namespace) {
+    TestRedis.shared().deleteNamespace("redis://x?prefix=" + PREFIX, namespace);
+  }
+
+  @Override
   protected void crash(LeaseCoordinator coordinator) {
     coordinator.close();
   }

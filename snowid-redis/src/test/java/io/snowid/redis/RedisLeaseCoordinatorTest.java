@@ -48,6 +48,11 @@ class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
 
   /** A process killed by SIGKILL stops renewing and never releases: closing does just that. */
   @Override
+  protected void deleteNamespace(String namespace) {
+    TestRedis.shared().deleteNamespace(URI, namespace);
+  }
+
+  @Override
   protected void crash(LeaseCoordinator coordinator) {
     coordinator.close();
   }

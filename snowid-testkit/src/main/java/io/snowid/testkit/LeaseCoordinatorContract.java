@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * class RedisLeaseCoordinatorTest extends LeaseCoordinatorContract {
  *   protected LeaseCoordinator newCoordinator() { return LeaseCoordinators.open(REDIS_URI); }
  *   protected void crash(LeaseCoordinator c) { ((RedisLeaseCoordinator) c).closeWithoutRelease(); }
+ *   protected void deleteNamespace(String ns) { … DEL of the namespace's keys … }
  * }
  * }</pre>
  *
@@ -73,6 +74,15 @@ public abstract class LeaseCoordinatorContract {
    * available to others once they expire (or at once, for coordinators that can tell).
    */
   protected abstract void crash(LeaseCoordinator coordinator);
+
+  /**
+   * Deletes every key (row, node, file) of {@code namespace} in the shared registry through the
+   * backend's own client, as an operator's mistake would, and nothing of the registry's other
+   * namespaces: its ids, its records and its own state row or key. A backend whose registry cannot
+   * lose one namespace's state (nothing outside the holders can reach it) says why and does
+   * nothing.
+   */
+  protected abstract void deleteNamespace(String namespace);
 
   /** How long a crashed holder's lease of {@code ttl} may stay unavailable. */
   protected Duration reclaimWithin(Duration ttl) {
@@ -138,6 +148,35 @@ public abstract class LeaseCoordinatorContract {
   private AcquireRequest limited(String ns, String instance, LeaseLimits limits) {
     return new AcquireRequest(
         ns, 4, 0, 0, instance, new LeaseTerms(TTL, now(), now() + TTL.toMillis()), limits);
+  }
+
+  /**
+   * Every key of a namespace deleted under its running holder while the registry has other writes
+   * (another namespace live): the namespace looks new, but the registry remembers creating it, so a
+   * newcomer either takes another id or starts after all the holder may still issue.
+   */
+  @Test
+  void namespaceDeletedUnderRunningHolder_newcomerWaitsPastItsDeadline() {
+    LeaseCoordinator fleet = open();
+    String live = "live-" + UUID.randomUUID().toString().substring(0, 8);
+    Lease other = fleet.acquire(new AcquireRequest(live, 4, "other", terms(now() + 1_000)));
+    LeaseCoordinator holder = open();
+    long deadline = now() + TTL.toMillis();
+    Lease held = holder.acquire(new AcquireRequest(namespace, 4, "holder", terms(deadline)));
+
+    deleteNamespace(namespace);
+    fleet.renew(other, terms(now() + 1_000)); // the registry has a write after the deletion
+    Lease next = open().acquire(new AcquireRequest(namespace, 4, "newcomer", terms(now())));
+
+    if (next.nodeId() == held.nodeId()) {
+      assertThat(next.highWaterMillis())
+          .as("the newcomer on the running holder's id starts after the holder's deadline")
+          .isGreaterThanOrEqualTo(deadline);
+    }
+  }
+
+  private static LeaseTerms terms(long mayIssueUntil) {
+    return new LeaseTerms(TTL, now(), mayIssueUntil);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.snowid.node.NodeIdUnavailableException;
 import io.snowid.testkit.LeaseCoordinatorContract;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Comparator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +26,21 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
   @Override
   protected LeaseCoordinator newCoordinator() {
     return LeaseCoordinators.open("file:" + dir);
+  }
+
+  /**
+   * Deletes the namespace's folder and its files. Its live holders keep their ids through their OS
+   * locks and host-wide claims, and a new record starts one lease time ahead.
+   */
+  @Override
+  protected void deleteNamespace(String namespace) {
+    try (var files = Files.walk(dir.resolve(namespace))) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static final Duration TTL = Duration.ofSeconds(2);

@@ -41,6 +41,12 @@ class ZooKeeperLeaseCoordinatorTest extends LeaseCoordinatorContract {
     return LeaseCoordinators.open(URI);
   }
 
+  /** {@code deleteall ROOT/ns/NAMESPACE}. */
+  @Override
+  protected void deleteNamespace(String namespace) {
+    TestZooKeeper.delete(TestZooKeeper.SHARED, ROOT + "/ns/" + namespace);
+  }
+
   /**
    * A killed process stops renewing and never releases; its session ends when the ensemble stops
    * hearing from it. Closing ends the session at once (the ensemble deletes its ephemeral nodes),
