@@ -85,6 +85,30 @@ class EtcdRegistryLossTest {
     }
   }
 
+  /**
+   * A prefix of the version before the memory of created namespaces (no {@code P/created/NS}): a
+   * namespace with state is trusted as before, and the acquisition adds the memory, so that the
+   * namespace's keys deleted afterwards are found lost.
+   */
+  @Test
+  void prefixWithoutTheMemory_trustedAsBeforeThenRemembersTheNamespace() throws Exception {
+    TestEtcd.shared().putInService(prefix);
+    try (LeaseCoordinator c = LeaseCoordinators.open(uri)) {
+      acquire(c, "orders", "a");
+      deleteKeys(prefix + "/created/orders");
+
+      Lease b = acquire(c, "orders", "b");
+      assertThat(b.highWaterMillis()).isLessThan(System.currentTimeMillis() + 2_000);
+      assertThat(b.startReason()).isEmpty();
+
+      TestEtcd.shared().deletePrefix(prefix + "/ns/orders");
+      long before = System.currentTimeMillis();
+      Lease next = acquire(c, "orders", "next");
+      assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(before + LOSS_WAIT);
+      assertThat(next.startReason()).contains("the prefix created it");
+    }
+  }
+
   @Test
   void namespaceStateDeleted_newcomerWaitsOutTheForgottenHolder() throws Exception {
     TestEtcd.shared().putInService(prefix);

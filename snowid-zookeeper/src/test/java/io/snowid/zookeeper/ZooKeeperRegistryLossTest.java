@@ -78,6 +78,30 @@ class ZooKeeperRegistryLossTest {
     assertThat(l.startReason()).isEmpty();
   }
 
+  /**
+   * A chroot of the version before the memory of created namespaces (no {@code registry/ns}): a
+   * namespace with state is trusted as before, and the acquisition adds the memory, so that the
+   * namespace's nodes deleted afterwards are found lost.
+   */
+  @Test
+  void acquire_chrootWithoutTheMemory_trustedAsBeforeThenRemembersTheNamespace() throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    open().acquire(request("a", 2_000, LeaseLimits.DEFAULT));
+    deleteNodes("/registry/ns");
+
+    Lease b = open().acquire(request("b", 2_000, LeaseLimits.DEFAULT));
+    assertThat(b.highWaterMillis()).isLessThan(b.coordinatorNowMillis());
+    try (ZooKeeper zk = TestZooKeeper.client(TestZooKeeper.SHARED)) {
+      assertThat(zk.exists(root + "/registry/ns/ns", false)).isNotNull();
+    }
+
+    deleteNodes("/ns/ns");
+    Lease next = open().acquire(request("next", 2_000, LeaseLimits.DEFAULT));
+    assertThat(next.highWaterMillis())
+        .isGreaterThanOrEqualTo(next.coordinatorNowMillis() + DEFAULT_WAIT);
+    assertThat(next.startReason()).contains("the chroot created it");
+  }
+
   @Test
   void acquire_newChroot_waitsOutTheLimitsNamingWhy() {
     Lease l = open().acquire(request("first", 2_000, LeaseLimits.DEFAULT));
