@@ -31,7 +31,7 @@ final class Settings {
   static final String FIELDS = "fields.";
 
   /** The property names, {@code fields.<field>} as its layout's node fields spell it. */
-  private static final List<String> NAMES =
+  static final List<String> NAMES =
       List.of(NODE, LAYOUT, CLOCK_SOURCE, CLOCK_POLICY, MAX_WAIT, MAX_LEAD, FIELDS + "<field>");
 
   private static final List<String> SOURCES = List.of("monotonic", "wall-clock");

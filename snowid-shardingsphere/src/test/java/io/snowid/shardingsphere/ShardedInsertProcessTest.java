@@ -80,8 +80,8 @@ class ShardedInsertProcessTest {
   @EnumSource(Server.class)
   void threeJvmsInsertAtOnce_everyRowLandsAndNoKeyTwiceAcrossShards(Server server)
       throws Exception {
-    // A new lease table makes its first holders wait out a lost registry, maxTtl + 2 × maxSkew
-    // + 1 s: 5 s with these limits instead of the defaults' 41 s.
+    // The first holders of a new lease table wait out a registry that lost its state,
+    // maxTtl + maxSkew + 1 s (docs/node-ids.md): 4 s with these limits, 36 s with the defaults.
     ShardConfig config =
         ShardConfig.of(server.yaml)
             .replace("namespace=orders", "namespace=orders&ttl=2s&maxTtl=2s&maxSkew=1s");
