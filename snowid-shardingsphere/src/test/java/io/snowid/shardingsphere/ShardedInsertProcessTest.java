@@ -120,6 +120,8 @@ class ShardedInsertProcessTest {
     for (int j = 0; j < JVMS; j++) {
       assertThat(outputs.get(j).readLine()).as(stderr(j)).isEqualTo("ready");
     }
+    String leases = String.format(server.database, config.database(0));
+    assertThat(heldLeases(leases)).as("leases held, one per JVM").isEqualTo(JVMS);
     for (Process p : children) { // all at once
       OutputStream in = p.getOutputStream();
       in.write('\n');
@@ -130,6 +132,9 @@ class ShardedInsertProcessTest {
       assertThat(children.get(j).waitFor(2, TimeUnit.MINUTES)).as(stderr(j)).isTrue();
       assertThat(children.get(j).exitValue()).as(stderr(j)).isZero();
     }
+
+    // ShardingSphere closes no key generator: snowid's shutdown hook released each lease
+    assertThat(heldLeases(leases)).as("leases held after the JVMs exited").isZero();
 
     List<Long> keys = new ArrayList<>();
     Set<Long> users = new HashSet<>();
@@ -158,6 +163,18 @@ class ShardedInsertProcessTest {
     nodesByJvm.values().forEach(n -> assertThat(n).as("node values of one JVM").hasSize(1));
     nodesByJvm.values().forEach(nodes::addAll);
     assertThat(nodes).as("node values of %s", nodesByJvm).hasSize(JVMS);
+  }
+
+  /** Rows of the lease table in the first database that name a holder (a lease token). */
+  private static long heldLeases(String url) throws Exception {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM snowid_leases WHERE token IS NOT NULL AND node_id >= 0")) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   private String stderr(int jvm) {
