@@ -46,16 +46,17 @@ final class Settings {
   }
 
   /**
-   * The settings of {@code props} (values taken as strings, trimmed; an empty value is unset).
+   * The settings of {@code props} (keys and values taken as strings, trimmed; an empty value is
+   * unset).
    *
    * @throws InvalidSettingException for an unknown property or a value out of range
    */
   static Settings of(Properties props) {
     Map<String, String> given = new TreeMap<>();
-    for (String name : props.stringPropertyNames()) {
-      String value = props.getProperty(name).trim();
+    for (Map.Entry<Object, Object> e : props.entrySet()) { // a number put in by code counts too
+      String value = e.getValue() == null ? "" : String.valueOf(e.getValue()).trim();
       if (!value.isEmpty()) {
-        given.put(name.trim(), value);
+        given.put(String.valueOf(e.getKey()).trim(), value);
       }
     }
     for (String name : given.keySet()) {

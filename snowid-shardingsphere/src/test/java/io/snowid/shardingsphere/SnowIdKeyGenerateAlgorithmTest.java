@@ -99,6 +99,20 @@ class SnowIdKeyGenerateAlgorithmTest {
   }
 
   @Test
+  void init_propertiesPutAsNumbersByCode_areReadAsTheirText() {
+    // ShardingSphere's loader turns values into strings; code calling init itself may not
+    Properties props = new Properties();
+    props.put("node", "static:worker=6");
+    props.put("fields.datacenter", 3);
+    KeyGenerateAlgorithm a = new SnowIdKeyGenerateAlgorithm();
+    a.init(props);
+
+    assertThat(Layout.twitter().decode(keys(a, 1).get(0)).fields())
+        .containsEntry("datacenter", 3L)
+        .containsEntry("worker", 6L);
+  }
+
+  @Test
   void init_misspeltNode_namesItAndTheNameMeant() {
     refused("nod", "static:worker=1")
         .hasMessageContaining("unknown property 'nod' of the SNOWID key generator")
