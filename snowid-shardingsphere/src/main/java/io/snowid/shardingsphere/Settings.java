@@ -69,7 +69,7 @@ final class Settings {
         Snowflake.builder()
             .layout(layout)
             .timeSource(timeSource(given.get(CLOCK_SOURCE)))
-            .clockPolicy(policy(given.get(CLOCK_POLICY)))
+            .clockPolicy(policy(given.get(CLOCK_POLICY), layout))
             .maxWait(duration(MAX_WAIT, given.get(MAX_WAIT), Duration.ofSeconds(1)))
             .maxLead(duration(MAX_LEAD, given.get(MAX_LEAD), Duration.ZERO));
     for (Map.Entry<String, String> e : given.entrySet()) {
@@ -116,12 +116,16 @@ final class Settings {
     throw refused(CLOCK_SOURCE, value, SOURCES);
   }
 
-  private static ClockPolicy policy(String value) {
+  private static ClockPolicy policy(String value, Layout layout) {
     if (value == null) {
       return ClockPolicy.WAIT;
     }
     for (ClockPolicy p : ClockPolicy.values()) {
       if (p.toString().equalsIgnoreCase(value)) {
+        if (p == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
+          throw new InvalidSettingException(
+              CLOCK_POLICY, value, "wait or fail: layout " + layout + " has no clockback field");
+        }
         return p;
       }
     }

@@ -161,6 +161,13 @@ class SnowIdKeyGenerateAlgorithmTest {
   }
 
   @Test
+  void init_clockbackOnALayoutWithoutItsField_namesClockPolicy() {
+    refused("node", "static:worker=1", "clock-policy", "clockback")
+        .hasMessageContaining("clock-policy = clockback is invalid; allowed: wait or fail")
+        .hasMessageContaining("has no clockback field");
+  }
+
+  @Test
   void init_unknownClockSource_namesTheProperty() {
     refused("node", "static:worker=1", "clock-source", "wallclock")
         .hasMessageContaining("clock-source = wallclock is invalid; allowed: monotonic, wall-clock")
