@@ -47,6 +47,10 @@ class PlainMybatisPlusTest {
     Payment(int amount) {
       this.amount = amount;
     }
+
+    public int getAmount() {
+      return amount;
+    }
   }
 
   @TableName("mp_ticket")
