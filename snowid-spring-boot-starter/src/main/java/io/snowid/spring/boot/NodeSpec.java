@@ -39,7 +39,12 @@ final class NodeSpec {
    * @throws InvalidSettingException (setting {@code snowid.lease.…}) for a lease option given with
    *     a node source that takes none, or given twice (in the property and the URI)
    */
-  static String of(SnowIdProperties p) {
+  static String of(GeneratorProperties p) {
+    return of(p, "snowid.");
+  }
+
+  /** As {@link #of(GeneratorProperties)}, for the properties under {@code prefix}. */
+  static String of(GeneratorProperties p, String prefix) {
     String node =
         p.getNode() == null || p.getNode().isBlank()
             ? LeaseCoordinators.DEFAULT_FILE_URI
@@ -51,18 +56,18 @@ final class NodeSpec {
     String first = options.keySet().iterator().next();
     if (!isLease(node)) {
       throw new InvalidSettingException(
-          "snowid." + PROPERTIES.get(first),
+          prefix + PROPERTIES.get(first),
           options.get(first),
-          "unset, since snowid.node = " + node + " is no lease coordinator");
+          "unset, since " + prefix + "node = " + node + " is no lease coordinator");
     }
     Set<String> inUri = queryKeys(node);
     List<String> pairs = new ArrayList<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
       if (inUri.contains(e.getKey())) {
         throw new InvalidSettingException(
-            "snowid." + PROPERTIES.get(e.getKey()),
+            prefix + PROPERTIES.get(e.getKey()),
             e.getValue(),
-            "unset, since snowid.node sets " + e.getKey() + " in its query");
+            "unset, since " + prefix + "node sets " + e.getKey() + " in its query");
       }
       pairs.add(e.getKey() + "=" + e.getValue());
     }
@@ -79,7 +84,7 @@ final class NodeSpec {
    * The property a lease option came from (when the properties set it), else {@code node}: for the
    * message of a rejected value.
    */
-  static String property(String setting, SnowIdProperties p) {
+  static String property(String setting, GeneratorProperties p) {
     String property = PROPERTIES.get(setting);
     return property != null && leaseOptions(p.getLease()).containsKey(setting) ? property : "node";
   }
@@ -91,6 +96,12 @@ final class NodeSpec {
    * @throws InvalidSettingException (setting {@code snowid.node}) for a word no connection has
    */
   static LeaseConnection connection(String spec, List<LeaseConnection> connections) {
+    return connection(spec, connections, "snowid.node");
+  }
+
+  /** As {@link #connection(String, List)}, for the node source set in {@code property}. */
+  static LeaseConnection connection(
+      String spec, List<LeaseConnection> connections, String property) {
     int q = spec.indexOf('?');
     String base = q < 0 ? spec : spec.substring(0, q);
     if (base.indexOf(':') >= 0 || base.equalsIgnoreCase("auto")) {
@@ -104,7 +115,7 @@ final class NodeSpec {
       names.add(c.name());
     }
     throw new InvalidSettingException(
-        "snowid.node",
+        property,
         base,
         "auto, static:…, a lease coordinator URI (file:DIR, redis://…, jdbc:…), or a connection of"
             + " this application: "

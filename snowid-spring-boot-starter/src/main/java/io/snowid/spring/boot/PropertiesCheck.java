@@ -24,27 +24,43 @@ final class PropertiesCheck {
     if (!p.isEnabled()) {
       return;
     }
+    check(p, "snowid.", errors);
+    try {
+      IdCodec.named(p.getJson().getFormat());
+    } catch (InvalidSettingException e) {
+      reject(errors, "json.format", "snowid.json.format", e);
+    }
+    for (Map.Entry<String, GeneratorProperties> g : p.getGenerators().entrySet()) {
+      errors.pushNestedPath("generators[" + g.getKey() + "]");
+      check(g.getValue().inheriting(p), GeneratorNames.prefix(g.getKey()), errors);
+      errors.popNestedPath();
+    }
+  }
+
+  /** One generator's settings; {@code prefix} is where they are set, e.g. {@code "snowid."}. */
+  private static void check(GeneratorProperties p, String prefix, Errors errors) {
     SnowflakeBuilder b = Snowflake.builder();
     Layout layout = null;
     try {
       layout = Layout.preset(p.getLayout());
       b.layout(layout);
     } catch (InvalidSettingException e) {
-      reject(errors, "layout", "snowid.layout", e);
+      reject(errors, "layout", prefix + "layout", e);
     }
     if (layout != null) {
       for (Map.Entry<String, Long> f : p.getFields().entrySet()) {
         try {
           b.node(f.getKey(), f.getValue() == null ? -1 : f.getValue());
         } catch (InvalidSettingException e) {
-          reject(errors, "fields", "snowid.fields." + f.getKey(), e);
+          reject(errors, "fields", prefix + "fields." + f.getKey(), e);
         }
       }
       if (p.getClock().getPolicy() == ClockPolicy.CLOCKBACK && layout.clockbackField().isEmpty()) {
         errors.rejectValue(
             "clock.policy",
             "snowid.invalid",
-            "snowid.clock.policy = clockback is invalid; allowed: wait or fail, since the layout "
+            prefix
+                + "clock.policy = clockback is invalid; allowed: wait or fail, since the layout "
                 + layout
                 + " has no clockback field");
       }
@@ -53,39 +69,34 @@ final class PropertiesCheck {
       errors.rejectValue(
           "clock.source",
           "snowid.invalid",
-          "snowid.clock.source is missing; allowed: monotonic, wall-clock");
+          prefix + "clock.source is missing; allowed: monotonic, wall-clock");
     }
     if (p.getClock().getPolicy() == null) {
       errors.rejectValue(
           "clock.policy",
           "snowid.invalid",
-          "snowid.clock.policy is missing; allowed: wait, fail, clockback");
+          prefix + "clock.policy is missing; allowed: wait, fail, clockback");
     }
     try {
       b.maxWait(p.getClock().getMaxWait());
     } catch (InvalidSettingException e) {
-      reject(errors, "clock.maxWait", "snowid.clock.max-wait", e);
+      reject(errors, "clock.maxWait", prefix + "clock.max-wait", e);
     }
     try {
       b.maxLead(p.getLead());
     } catch (InvalidSettingException e) {
-      reject(errors, "lead", "snowid.lead", e);
+      reject(errors, "lead", prefix + "lead", e);
     }
     try {
-      IdCodec.named(p.getJson().getFormat());
-    } catch (InvalidSettingException e) {
-      reject(errors, "json.format", "snowid.json.format", e);
-    }
-    try {
-      String spec = NodeSpec.of(p);
+      String spec = NodeSpec.of(p, prefix);
       if (NodeSpec.isLease(spec)) {
         LeaseOptions.parse(spec, defaultTtl(spec));
       }
     } catch (InvalidSettingException e) {
       String setting = e.setting();
       String property =
-          setting.startsWith("snowid.")
-              ? setting.substring("snowid.".length())
+          setting.startsWith(prefix)
+              ? setting.substring(prefix.length())
               : NodeSpec.property(setting, p);
       String field =
           property
@@ -95,8 +106,8 @@ final class PropertiesCheck {
               .replace("connect-wait", "connectWait");
       String label =
           property.equals("node") && !setting.equals("node")
-              ? "snowid.node option " + setting
-              : "snowid." + property;
+              ? prefix + "node option " + setting
+              : prefix + property;
       reject(errors, field, label, e);
     }
   }

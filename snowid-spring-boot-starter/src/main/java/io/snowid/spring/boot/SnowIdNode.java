@@ -30,15 +30,20 @@ final class SnowIdNode implements AutoCloseable, SmartLifecycle {
    */
   static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
+  private final String name; // null: the unnamed generator
   private final Snowflake snowflake;
   private final NodeLease lease; // null: the generator owns its lease (or has none)
   private final LeaseCoordinator coordinator; // null: as lease
+  private final CountedIdGenerator counted;
   private volatile boolean closed;
 
-  private SnowIdNode(Snowflake snowflake, NodeLease lease, LeaseCoordinator coordinator) {
+  private SnowIdNode(
+      String name, Snowflake snowflake, NodeLease lease, LeaseCoordinator coordinator) {
+    this.name = name;
     this.snowflake = snowflake;
     this.lease = lease;
     this.coordinator = coordinator;
+    this.counted = new CountedIdGenerator(snowflake);
   }
 
   /**
@@ -49,6 +54,14 @@ final class SnowIdNode implements AutoCloseable, SmartLifecycle {
    *     of reach, every id held)
    */
   static SnowIdNode start(SnowIdProperties p, List<LeaseConnection> connections) {
+    return start(null, p, connections);
+  }
+
+  /**
+   * Builds the generator {@code snowid.generators.<name>} (null: the unnamed one) of {@code p}, its
+   * settings with what it takes from the top level ({@link GeneratorProperties#inheriting}).
+   */
+  static SnowIdNode start(String name, GeneratorProperties p, List<LeaseConnection> connections) {
     Layout layout = Layout.preset(p.getLayout());
     TimeSource time =
         p.getClock().getSource() == SnowIdProperties.ClockSource.WALL_CLOCK
@@ -62,17 +75,18 @@ final class SnowIdNode implements AutoCloseable, SmartLifecycle {
             .clockPolicy(p.getClock().getPolicy())
             .maxWait(p.getClock().getMaxWait())
             .maxLead(p.getLead());
-    String spec = NodeSpec.of(p);
-    LeaseConnection connection = NodeSpec.connection(spec, connections);
+    String prefix = name == null ? "snowid." : GeneratorNames.prefix(name);
+    String spec = NodeSpec.of(p, prefix);
+    LeaseConnection connection = NodeSpec.connection(spec, connections, prefix + "node");
     if (connection == null) {
-      return new SnowIdNode(builder.nodeSource(spec).build(), null, null);
+      return new SnowIdNode(name, builder.nodeSource(spec).build(), null, null);
     }
     LeaseOptions options = LeaseOptions.parse(spec, connection.defaultTtl());
     LeaseCoordinator coordinator = connection.open(NodeSpec.query(options.base()));
     NodeLease lease = null;
     try {
       lease = LeaseCoordinators.lease(coordinator, options, layout, p.getFields(), time);
-      return new SnowIdNode(builder.lease(lease).build(), lease, coordinator);
+      return new SnowIdNode(name, builder.lease(lease).build(), lease, coordinator);
     } catch (RuntimeException e) {
       if (lease != null) {
         lease.close();
@@ -84,6 +98,16 @@ final class SnowIdNode implements AutoCloseable, SmartLifecycle {
 
   Snowflake snowflake() {
     return snowflake;
+  }
+
+  /** {@code snowid.generators.<name>}'s name; null for the unnamed generator. */
+  String name() {
+    return name;
+  }
+
+  /** The named generator's {@code IdGenerator} bean: its IDs, counted for its meter. */
+  CountedIdGenerator counted() {
+    return counted;
   }
 
   @Override

@@ -15,46 +15,20 @@ import org.springframework.validation.Validator;
  * start with the property's name and its allowed values.
  */
 @ConfigurationProperties("snowid")
-public class SnowIdProperties implements Validator {
+public class SnowIdProperties extends GeneratorProperties implements Validator {
   /** Whether to configure snowid's generator at all. */
   private boolean enabled = true;
 
-  /**
-   * The ID layout: a preset (twitter, westid, discord, instagram, sonyflake, js53) or a spec such
-   * as "time=41,datacenter=5,worker=5,sequence=12,epoch=2010-11-04T01:42:54.657Z,unit=1ms".
-   */
-  private String layout = "twitter";
-
-  /**
-   * Where the node field values come from: "auto", "static:worker=N[,datacenter=N]", a lease
-   * coordinator URI ("file:DIR", "redis://host:6379", "jdbc:postgresql://…" with snowid-jdbc), or
-   * one of the application's own connections: "datasource" (its DataSource, with snowid-jdbc) or
-   * "redis-connection" (its Spring Data Redis Lettuce connection, with snowid-redis). The
-   * coordinator's own options go in a query ("datasource?table=ids"). Unset: a lease in this host's
-   * lease directory, as SnowId.next() uses.
-   */
-  private String node;
-
-  /**
-   * Node field values fixed here, e.g. snowid.fields.datacenter=1: they become part of the lease
-   * namespace and only the other fields are leased.
-   */
-  private Map<String, Long> fields = new LinkedHashMap<>();
-
-  /** Lease options, for a node source that is a lease coordinator. */
-  private final Lease lease = new Lease();
-
-  /** The time source and what happens when it steps back. */
-  private final Clock clock = new Clock();
-
-  /**
-   * How far ahead of the time source a burst may run before callers wait (IDs may carry a time up
-   * to this much in the future); 0 to 1m.
-   */
-  private Duration lead = Duration.ZERO;
-
   /** How IDs are written to JSON (snowid-jackson). */
   private final Json json = new Json();
+
+  /**
+   * Named generators, each with the settings of the top level (layout, node, fields, lease.*,
+   * clock.*, lead): one Snowflake and one IdGenerator bean per name, injected with
+   * {@code @Qualifier("name")}. Unset node and lease options (but lease.fields) are the top
+   * level's.
+   */
+  private Map<String, GeneratorProperties> generators = new LinkedHashMap<>();
 
   public boolean isEnabled() {
     return enabled;
@@ -64,48 +38,16 @@ public class SnowIdProperties implements Validator {
     this.enabled = enabled;
   }
 
-  public String getLayout() {
-    return layout;
-  }
-
-  public void setLayout(String layout) {
-    this.layout = layout;
-  }
-
-  public String getNode() {
-    return node;
-  }
-
-  public void setNode(String node) {
-    this.node = node;
-  }
-
-  public Map<String, Long> getFields() {
-    return fields;
-  }
-
-  public void setFields(Map<String, Long> fields) {
-    this.fields = fields;
-  }
-
-  public Lease getLease() {
-    return lease;
-  }
-
-  public Clock getClock() {
-    return clock;
-  }
-
-  public Duration getLead() {
-    return lead;
-  }
-
-  public void setLead(Duration lead) {
-    this.lead = lead;
-  }
-
   public Json getJson() {
     return json;
+  }
+
+  public Map<String, GeneratorProperties> getGenerators() {
+    return generators;
+  }
+
+  public void setGenerators(Map<String, GeneratorProperties> generators) {
+    this.generators = generators;
   }
 
   @Override

@@ -45,7 +45,8 @@ class ConfigurationMetadataTest {
             "snowid.clock.max-wait",
             "snowid.lead",
             "snowid.json.format",
-            "snowid.json.entity-ids");
+            "snowid.json.entity-ids",
+            "snowid.generators");
     assertThat(properties.values())
         .allSatisfy(p -> assertThat(p.get("description").asString()).isNotBlank());
     assertThat(properties.get("snowid.lease.ttl").get("type").asString())
