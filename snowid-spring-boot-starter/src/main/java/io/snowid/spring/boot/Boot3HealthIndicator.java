@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -17,6 +18,9 @@ import java.util.Map;
  */
 final class Boot3HealthIndicator implements InvocationHandler {
   static final String INDICATOR = "org.springframework.boot.actuate.health.HealthIndicator";
+  static final String CONTRIBUTOR = "org.springframework.boot.actuate.health.HealthContributor";
+  private static final String COMPOSITE =
+      "org.springframework.boot.actuate.health.CompositeHealthContributor";
   private static final String HEALTH = "org.springframework.boot.actuate.health.Health";
 
   private final Snowflake snowflake;
@@ -34,6 +38,29 @@ final class Boot3HealthIndicator implements InvocationHandler {
     Class<?> builder = up.getReturnType();
     this.withDetails = builder.getMethod("withDetails", Map.class);
     this.build = builder.getMethod("build");
+  }
+
+  /**
+   * Boot 3's {@code HealthIndicator} of the one generator, or its {@code
+   * CompositeHealthContributor} of one indicator per generator when there are named generators (as
+   * {@link SnowIdHealthIndicator#of}).
+   */
+  static Object of(SnowIdGenerators generators, ClassLoader loader) {
+    SnowIdGenerators.Entry only = generators.get(GeneratorNames.DEFAULT);
+    if (!generators.hasNamed() && only != null) {
+      return create(only.snowflake(), loader);
+    }
+    Map<String, Object> each = new LinkedHashMap<>();
+    for (SnowIdGenerators.Entry e : generators.all()) {
+      each.put(e.name(), create(e.snowflake(), loader));
+    }
+    try {
+      return Class.forName(COMPOSITE, false, loader)
+          .getMethod("fromMap", Map.class)
+          .invoke(null, each);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Spring Boot 3's health API is not as expected", e);
+    }
   }
 
   /** A {@code org.springframework.boot.actuate.health.HealthIndicator} for the generator. */
