@@ -43,6 +43,11 @@ final class GeneratorNames {
 
   private GeneratorNames() {}
 
+  /** Whether {@code snowid.enabled} is not {@code false}: the starter makes its generators. */
+  static boolean enabled(Environment environment) {
+    return environment.getProperty("snowid.enabled", Boolean.class, true);
+  }
+
   /** {@code snowid.generators.<name>.}, where a named generator's settings are. */
   static String prefix(String name) {
     return PREFIX + "." + name + ".";

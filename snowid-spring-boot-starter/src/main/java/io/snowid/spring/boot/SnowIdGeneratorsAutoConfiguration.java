@@ -11,7 +11,6 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -22,16 +21,13 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * The generators of {@code snowid.generators.<name>}: per name a {@link SnowIdNode} (the generator
  * and its own lease), a {@link Snowflake} and a {@link CountedIdGenerator}, both with the qualifier
- * {@code name}; and {@link SnowIdGenerators}, every generator by name. Runs after {@link
- * SnowIdAutoConfiguration}, so that the unnamed generator's {@code @ConditionalOnMissingBean} sees
- * only the application's beans. See design.md, "Several generators".
+ * {@code name}, unless {@code snowid.enabled=false}; and {@link SnowIdGenerators}, every generator
+ * by name (with {@code snowid.enabled=false}, the application's own {@code Snowflake}). Runs after
+ * {@link SnowIdAutoConfiguration}, so that the unnamed generator's
+ * {@code @ConditionalOnMissingBean} sees only the application's beans. See design.md, "Several
+ * generators".
  */
 @AutoConfiguration(after = SnowIdAutoConfiguration.class)
-@ConditionalOnProperty(
-    prefix = "snowid",
-    name = "enabled",
-    havingValue = "true",
-    matchIfMissing = true)
 @Import(SnowIdGeneratorsAutoConfiguration.Registrar.class)
 public class SnowIdGeneratorsAutoConfiguration {
   @Bean
@@ -62,6 +58,9 @@ public class SnowIdGeneratorsAutoConfiguration {
     @Override
     public void registerBeanDefinitions(
         AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+      if (!GeneratorNames.enabled(environment)) {
+        return;
+      }
       for (String name : GeneratorNames.of(environment)) {
         register(name, registry);
       }

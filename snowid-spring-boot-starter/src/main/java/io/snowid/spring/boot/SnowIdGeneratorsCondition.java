@@ -26,14 +26,19 @@ final class SnowIdGeneratorsCondition extends AnyNestedCondition {
   @Conditional(Named.class)
   static final class NamedGenerators {}
 
-  /** {@code snowid.generators.<name>} is set (a wrong name or key fails the start elsewhere). */
+  /**
+   * {@code snowid.generators.<name>} is set and snowid is enabled (a wrong name or key fails the
+   * start elsewhere).
+   */
   static final class Named extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(
         ConditionContext context, AnnotatedTypeMetadata metadata) {
       boolean named;
       try {
-        named = !GeneratorNames.of(context.getEnvironment()).isEmpty();
+        named =
+            GeneratorNames.enabled(context.getEnvironment())
+                && !GeneratorNames.of(context.getEnvironment()).isEmpty();
       } catch (RuntimeException e) {
         named = false;
       }

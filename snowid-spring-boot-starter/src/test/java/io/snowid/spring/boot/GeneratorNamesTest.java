@@ -3,6 +3,8 @@ package io.snowid.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.snowid.Snowflake;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,6 +14,8 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -27,6 +31,27 @@ class GeneratorNamesTest {
     SnowIdGeneratorsAutoConfiguration.class
   })
   static class App {}
+
+  /** With health, meters and the endpoint, as an application with Actuator has them. */
+  @Configuration(proxyBeanMethods = false)
+  @ImportAutoConfiguration({
+    SnowIdConnectionsAutoConfiguration.class,
+    SnowIdAutoConfiguration.class,
+    SnowIdGeneratorsAutoConfiguration.class,
+    SnowIdHealthAutoConfiguration.class,
+    SnowIdMetricsAutoConfiguration.class,
+    SnowIdEndpointAutoConfiguration.class
+  })
+  static class ActuatorApp {}
+
+  /** The application's own generator, beside the starter's auto-configurations. */
+  @Configuration(proxyBeanMethods = false)
+  static class OwnSnowflake {
+    @Bean(destroyMethod = "close")
+    Snowflake own() {
+      return Snowflake.builder().nodeSource("static:worker=7,datacenter=7").build();
+    }
+  }
 
   @TempDir Path dir;
 
@@ -121,6 +146,32 @@ class GeneratorNamesTest {
     assertThat(output)
         .contains("Property: snowid.generators[events].lease.ttl")
         .contains("at most maxTtl 5s");
+  }
+
+  @Test
+  void disabled_withNamedGeneratorsSet_startsWithoutAnyGenerator() {
+    try (ConfigurableApplicationContext c =
+        new SpringApplicationBuilder(ActuatorApp.class)
+            .web(WebApplicationType.NONE)
+            .properties("snowid.enabled=false", "snowid.generators.invoices.layout=js53")
+            .run()) {
+      assertThat(c.getBeansOfType(Snowflake.class)).isEmpty();
+      assertThat(c.getBeansOfType(MeterBinder.class)).isEmpty();
+    }
+  }
+
+  @Test
+  void disabled_withTheApplicationsOwnSnowflake_healthAndMetersFollowIt() {
+    try (ConfigurableApplicationContext c =
+        new SpringApplicationBuilder(ActuatorApp.class, OwnSnowflake.class)
+            .web(WebApplicationType.NONE)
+            .properties("snowid.enabled=false", "snowid.generators.invoices.layout=js53")
+            .run()) {
+      assertThat(c.getBeansOfType(Snowflake.class)).containsOnlyKeys("own");
+      assertThat(c.getBean(SnowIdGenerators.class).names()).containsExactly("default");
+      assertThat(c.containsBean("snowidHealthIndicator")).isTrue();
+      assertThat(c.getBeansOfType(MeterBinder.class)).hasSize(1);
+    }
   }
 
   @Test
