@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -32,10 +34,16 @@ final class Trip {
   private final long boundMillis;
   private final String what;
   private final String where;
+  private final AtomicLong listings;
   private boolean expiryAnswers;
 
-  Trip(ZooKeeper zk, long boundMillis, String what, String where) {
+  /**
+   * @param listings counts the {@code getChildren} requests sent (scans), for measurements and
+   *     tests
+   */
+  Trip(ZooKeeper zk, long boundMillis, String what, String where, AtomicLong listings) {
     this.zk = zk;
+    this.listings = listings;
     this.boundMillis = boundMillis;
     this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
     this.what = what;
@@ -55,6 +63,11 @@ final class Trip {
   /** Sends a multi (all writes: one transaction; all reads: read together) without waiting. */
   CompletableFuture<Answer> send(List<Op> ops) {
     CompletableFuture<Answer> f = new CompletableFuture<>();
+    for (Op op : ops) {
+      if (op.getType() == ZooDefs.OpCode.getChildren) {
+        listings.incrementAndGet();
+      }
+    }
     try {
       zk.multi(
           ops, (rc, path, ctx, results) -> f.complete(new Answer(Code.get(rc), results)), null);

@@ -38,6 +38,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
@@ -66,6 +67,9 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   /** Acquisitions that lose a race (another holder wrote first) try again, this many times. */
   private static final int ATTEMPTS = 8;
 
+  /** Attempts that take their candidate from a view; the rest list the held ids afresh. */
+  private static final int VIEW_ATTEMPTS = 2;
+
   /**
    * An id this coordinator holds: what its next renewal or release must find unchanged. The
    * creation zxids tell a node of this acquisition from one made again after a loss, whose version
@@ -89,6 +93,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   private final Session operator;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   private final AtomicLong roundTrips = new AtomicLong();
+  private final AtomicLong listings = new AtomicLong();
+
+  /** Per session and namespace: the held ids, watched (see {@link #view}). */
+  private final Map<String, HeldView> views = new ConcurrentHashMap<>();
 
   /** The highest transaction id a write of this coordinator was confirmed at. */
   private final AtomicLong confirmedZxid = new AtomicLong();
@@ -191,7 +199,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       throw new NodeIdUnavailableException("the coordinator of " + describe() + " is closed");
     }
     roundTrips.incrementAndGet();
-    return new Trip(s.handle(), Math.max(MIN_BOUND_MILLIS, boundMillis), what, describe());
+    return new Trip(
+        s.handle(), Math.max(MIN_BOUND_MILLIS, boundMillis), what, describe(), listings);
   }
 
   /** The session whose timeout is the lease time asked, opened on first use. */
@@ -228,9 +237,13 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     Trip trip = trip(s, request.terms().ttl().toMillis() / 2, "acquire");
     String token = UUID.randomUUID().toString();
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      Lease lease = tryAcquire(s, trip, request, ns, token);
+      HeldView view = attempt <= VIEW_ATTEMPTS ? view(s, ns) : null;
+      Lease lease = tryAcquire(s, trip, request, ns, token, view);
       if (lease != null) {
         return lease;
+      }
+      if (view != null) {
+        view.reload(); // it may be what was wrong: listed again, and not used until then
       }
     }
     throw new RegistryUnavailableException(
@@ -244,12 +257,6 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   }
 
   /**
-   * One attempt: the ensemble's time and the namespace's nodes (pipelined, one round trip), the
-   * chosen id's record, then one transaction that creates the id's ephemeral node only if nobody
-   * holds it and writes the record and state only if nobody changed them. Null if another holder
-   * wrote first.
-   */
-  /**
    * The node by which the chroot remembers creating a namespace, outside the namespace's own nodes:
    * a namespace it remembers without state lost it.
    */
@@ -257,22 +264,83 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     return path("registry/ns/" + namespace);
   }
 
-  private Lease tryAcquire(Session s, Trip trip, AcquireRequest request, String ns, String token) {
+  /**
+   * The view of a namespace's held ids on the session's current handle, opened by an acquisition of
+   * a coordinator that already holds an id of the namespace through that session (one that holds a
+   * single id lists, and watches nothing: docs/design.md, "The zookeeper:// backend"); null when
+   * there is none.
+   */
+  private HeldView view(Session s, String ns) {
+    String key = s.askedMillis() + " " + ns;
+    ZooKeeper zk = s.handle();
+    HeldView v = views.get(key);
+    if (v != null && v.handle() != zk) { // the session was replaced: its watch is gone
+      views.remove(key, v);
+      v.close();
+      v = null;
+    }
+    if (v == null && holdsIn(s, zk.getSessionId(), ns)) {
+      v = HeldView.open(zk, ns + "/held", listings);
+      HeldView other = views.putIfAbsent(key, v);
+      if (other != null || closed) {
+        v.close();
+        v = other;
+      }
+    }
+    return v;
+  }
+
+  private boolean holdsIn(Session s, long sessionId, String ns) {
+    for (Held h : held.values()) {
+      if (h.session() == s && h.sessionId() == sessionId && h.ns().equals(ns)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The lowest id the request allows that is not in {@code taken}; -1 if none. */
+  private static long lowestFree(AcquireRequest request, Set<Long> taken) {
+    for (long id = request.first(); id >= 0; id = request.next(id)) {
+      if (!taken.contains(id)) {
+        return id;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * One attempt: the ensemble's time and the namespace's nodes (pipelined, one round trip; with a
+   * ready view, also the record of the id it shows free, else the listing of the held ids), the
+   * chosen id's record unless read already, then one transaction that creates the id's ephemeral
+   * node only if nobody holds it and writes the record and state only if nobody changed them. Null
+   * if another holder wrote first.
+   */
+  private Lease tryAcquire(
+      Session s, Trip trip, AcquireRequest request, String ns, String token, HeldView view) {
     String instance = request.instance();
-    CompletableFuture<Answer> clock = trip.send(List.of(Op.setData(path("clock"), EMPTY, -1)));
-    CompletableFuture<Answer> read =
-        trip.send(
+    HeldView.Snapshot guess = view == null ? null : view.snapshot();
+    long candidate = guess == null ? -1 : lowestFree(request, guess.ids());
+    List<Op> reads =
+        new ArrayList<>(
             List.of(
                 Op.getData(path("registry")),
                 Op.getData(path("written")),
                 Op.getData(ns),
                 Op.getData(ns + "/written"),
-                Op.getChildren(ns + "/held"),
-                Op.getChildren(ns + "/ids"),
+                Op.getData(ns + "/held"),
+                Op.getData(ns + "/ids"),
                 Op.getData(ns + "/last"),
                 Op.getData(lastOf(ns, instance)),
                 Op.getData(path("registry/ns")),
                 Op.getData(created(request.namespace()))));
+    if (guess == null) {
+      reads.add(Op.getChildren(ns + "/held"));
+    } else if (candidate >= 0) {
+      reads.add(Op.getData(ns + "/ids/" + candidate));
+    }
+    CompletableFuture<Answer> clock = trip.send(List.of(Op.setData(path("clock"), EMPTY, -1)));
+    CompletableFuture<Answer> read = trip.send(reads);
     Answer c = trip.await(clock);
     Answer r = trip.await(read);
     if (!c.ok()) {
@@ -287,8 +355,9 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     Registry registry = registryStat == null ? null : Registry.parse(data(v.get(0)));
     Stat stateStat = stat(v.get(2));
     State state = stateStat == null ? null : State.parse(data(v.get(2)));
-    Set<Long> holders = ids(v.get(4));
-    Set<Long> records = ids(v.get(5));
+    Stat heldStat = stat(v.get(4));
+    Stat idsStat = stat(v.get(5));
+    int records = idsStat == null ? 0 : idsStat.getNumChildren();
     boolean lastDir = stat(v.get(6)) != null;
     Long last = stat(v.get(7)) == null ? null : id(Records.text(data(v.get(7))));
     boolean createdDir = stat(v.get(8)) != null;
@@ -301,24 +370,17 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
                 mtime(v.get(1)),
                 state,
                 mtime(v.get(3)),
-                holders == null ? 0 : holders.size(),
-                records == null ? 0 : records.size(),
+                heldStat == null ? 0 : heldStat.getNumChildren(),
+                records,
                 remembered,
                 rollback),
             request,
             describe());
-    Set<Long> taken = holders == null ? Set.of() : holders;
-    long chosen = -1;
-    if (last != null && request.allows(last) && !taken.contains(last)) {
-      chosen = last;
-    } else {
-      for (long id = request.first(); id >= 0; id = request.next(id)) {
-        if (!taken.contains(id)) {
-          chosen = id;
-          break;
-        }
-      }
-    }
+    Set<Long> taken = taken(trip, ns, view, heldStat, guess == null ? v.get(10) : null);
+    long chosen =
+        last != null && request.allows(last) && !taken.contains(last)
+            ? last
+            : lowestFree(request, taken);
     if (chosen < 0) {
       throw new NodeIdUnavailableException(
           "all "
@@ -335,14 +397,17 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     String recordPath = ns + "/ids/" + chosen;
     IdRecord old = null;
     int oldVersion = -1;
-    if (records != null && records.contains(chosen)) {
+    OpResult rec = null;
+    if (guess != null && chosen == candidate) {
+      rec = v.get(10); // read with the namespace
+    } else if (records > 0) {
       roundTrips.incrementAndGet();
-      Answer rec = trip.multi(List.of(Op.getData(recordPath)));
-      Stat st = stat(rec.results().get(0));
-      if (st != null) {
-        old = IdRecord.parse(data(rec.results().get(0)));
-        oldVersion = st.getVersion();
-      }
+      rec = trip.multi(List.of(Op.getData(recordPath))).results().get(0);
+    }
+    Stat st = rec == null ? null : stat(rec);
+    if (st != null) {
+      old = IdRecord.parse(data(rec));
+      oldVersion = st.getVersion();
     }
     long base = old == null ? NONE : old.highWater();
     if (j.lostUntil() != NONE && (base == NONE || j.lostUntil() > base)) {
@@ -376,10 +441,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             ? Op.create(ns, newState.bytes(), acl, CreateMode.PERSISTENT)
             : Op.setData(ns, newState.bytes(), stateStat.getVersion()));
     ops.add(touch(ns + "/written", stat(v.get(3)) != null));
-    if (holders == null) {
+    if (heldStat == null) {
       ops.add(Op.create(ns + "/held", EMPTY, acl, CreateMode.PERSISTENT));
     }
-    if (records == null) {
+    if (idsStat == null) {
       ops.add(Op.create(ns + "/ids", EMPTY, acl, CreateMode.PERSISTENT));
     }
     if (!lastDir) {
@@ -450,6 +515,29 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         written.getMtime() + s.grantedMillis(),
         base,
         reason);
+  }
+
+  /**
+   * The ids held when the namespace was read: none without a {@code held} node; the listing read
+   * with it, if it was; else the view, if it is at the {@code held} node's version that was read;
+   * else (the view missed events, or moved on since) a listing of its own, and the view lists
+   * again.
+   */
+  private Set<Long> taken(Trip trip, String ns, HeldView view, Stat heldStat, OpResult listed) {
+    if (heldStat == null) {
+      return Set.of();
+    }
+    if (listed == null) {
+      HeldView.Snapshot now = view.snapshot();
+      if (now != null && now.matches(heldStat)) {
+        return now.ids();
+      }
+      view.reload();
+      roundTrips.incrementAndGet();
+      listed = trip.multi(List.of(Op.getChildren(ns + "/held"))).results().get(0);
+    }
+    Set<Long> ids = ids(listed);
+    return ids == null ? Set.of() : ids;
   }
 
   private Op touch(String path, boolean exists) {
@@ -933,6 +1021,16 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     return roundTrips.get();
   }
 
+  /** {@code getChildren} requests sent so far (scans: listings, a view's loads); for tests. */
+  long listings() {
+    return listings.get();
+  }
+
+  /** The view of a namespace's held ids on the default session, if open; for tests. */
+  HeldView viewOf(String namespace) {
+    return views.get(ZooKeeperLeaseProvider.DEFAULT_TTL.toMillis() + " " + ns(namespace));
+  }
+
   /**
    * Closes every session without releasing: the ensemble deletes their ephemeral nodes at once, and
    * the records keep their high-water marks.
@@ -943,6 +1041,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       return;
     }
     closed = true;
+    for (HeldView v : views.values()) {
+      v.close();
+    }
+    views.clear();
     for (Session s : sessions.values()) {
       s.close();
     }
