@@ -118,6 +118,20 @@ final class Trip {
     }
   }
 
+  /** Sleeps {@code millis}, or less to stay within the bound. */
+  void pause(long millis) {
+    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+    if (millis <= 0 || left <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(Math.min(millis, left));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NodeIdUnavailableException(what + " on " + where + " was interrupted");
+    }
+  }
+
   Answer multi(List<Op> ops) {
     return await(send(ops));
   }

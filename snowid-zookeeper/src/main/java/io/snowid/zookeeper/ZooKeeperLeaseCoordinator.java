@@ -31,6 +31,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.CreateMode;
@@ -64,7 +65,12 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   /** How long an operator's call may take: no lease bounds it. */
   private static final long OPERATOR_BOUND_MILLIS = 5_000;
 
-  /** Acquisitions that lose a race (another holder wrote first) try again, this many times. */
+  /**
+   * Acquisitions that lose a race (another holder wrote first) try again, this many times, each
+   * after a random pause of up to 2^attempt ms: every acquisition of a namespace writes its state,
+   * so two holders acquiring at once conflict whatever ids they chose, and without the pause the
+   * slower one can lose every time to the other's next acquisition.
+   */
   private static final int ATTEMPTS = 8;
 
   /** Attempts that take their candidate from a view; the rest list the held ids afresh. */
@@ -245,6 +251,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       if (view != null) {
         view.reload(); // it may be what was wrong: listed again, and not used until then
       }
+      trip.pause(ThreadLocalRandom.current().nextLong(1L << attempt));
     }
     throw new RegistryUnavailableException(
         "namespace "
