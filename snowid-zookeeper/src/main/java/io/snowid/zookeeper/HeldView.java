@@ -3,9 +3,6 @@ package io.snowid.zookeeper;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException.Code;
@@ -41,7 +38,7 @@ final class HeldView implements Watcher, AutoCloseable {
   private int cversion;
   private boolean ready;
   private boolean closed;
-  private CompletableFuture<Void> loading;
+  private boolean loading;
 
   private HeldView(ZooKeeper zk, String path, AtomicLong listings) {
     this.zk = zk;
@@ -71,35 +68,14 @@ final class HeldView implements Watcher, AutoCloseable {
     return ready && !closed ? new Snapshot(Set.copyOf(ids), czxid, cversion) : null;
   }
 
-  /**
-   * Waits, at most {@code millis}, for a listing already sent to answer (so that a caller that just
-   * saw the view stale reads the newer one); returns at once if none is under way.
-   */
-  void awaitLoading(long millis) {
-    CompletableFuture<Void> f;
-    synchronized (this) {
-      f = loading;
-    }
-    if (f == null || millis <= 0) {
-      return;
-    }
-    try {
-      f.get(millis, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      // still loading: the caller lists for itself
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /** Lists {@code held} again (unless a listing is under way): the view missed events. */
   void reload() {
     synchronized (this) {
-      if (closed || loading != null) {
+      if (closed || loading) {
         return;
       }
       ready = false;
-      loading = new CompletableFuture<>();
+      loading = true;
     }
     listings.incrementAndGet();
     try {
@@ -109,27 +85,22 @@ final class HeldView implements Watcher, AutoCloseable {
     }
   }
 
-  private void loaded(int rc, List<String> children, Stat stat) {
-    CompletableFuture<Void> done;
-    synchronized (this) {
-      done = loading;
-      loading = null;
-      ids.clear();
-      if (rc == Code.OK.intValue()) {
-        for (String child : children) {
-          Long id = idOf(child);
-          if (id != null) {
-            ids.add(id);
-          }
-        }
-        czxid = stat.getCzxid();
-        cversion = stat.getCversion();
-        ready = true;
-      } // no held node yet (the namespace's first acquisition creates it: an event) or no answer
+  private synchronized void loaded(int rc, List<String> children, Stat stat) {
+    loading = false;
+    ids.clear();
+    if (rc != Code.OK.intValue()) {
+      return; // no held node yet (the namespace's first acquisition creates it: an event), no
+      // answer
     }
-    if (done != null) {
-      done.complete(null);
+    for (String child : children) {
+      Long id = idOf(child);
+      if (id != null) {
+        ids.add(id);
+      }
     }
+    czxid = stat.getCzxid();
+    cversion = stat.getCversion();
+    ready = true;
   }
 
   private void watchAdded(int rc) {

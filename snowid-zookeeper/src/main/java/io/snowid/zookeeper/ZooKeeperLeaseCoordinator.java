@@ -251,7 +251,9 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       if (view != null) {
         view.reload(); // it may be what was wrong: listed again, and not used until then
       }
-      trip.pause(ThreadLocalRandom.current().nextLong(1L << attempt));
+      if (attempt < ATTEMPTS) {
+        trip.pause(ThreadLocalRandom.current().nextLong(1L << attempt));
+      }
     }
     throw new RegistryUnavailableException(
         "namespace "
