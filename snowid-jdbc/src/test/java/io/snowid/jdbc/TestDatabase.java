@@ -44,11 +44,11 @@ enum TestDatabase {
   /**
    * The databases of this run, the method source of tests over several: H2 alone in the fast tier
    * ({@code ./mvnw verify}, whose surefire excludes the tag {@code integration} and passes that on
-   * as {@code snowid.test.excludedGroups}), since PostgreSQL and MariaDB are servers, the
+   * as {@code snowid-tests.excluded-groups}), since PostgreSQL and MariaDB are servers, the
    * integration tier's; all three with {@code -Pit} and outside Maven.
    */
   static List<TestDatabase> inThisRun() {
-    String excluded = System.getProperty("snowid.test.excludedGroups", "");
+    String excluded = System.getProperty("snowid-tests.excluded-groups", "");
     return excluded.contains("integration") ? List.of(H2) : List.of(values());
   }
 

@@ -141,16 +141,16 @@ final class GeneratorNames {
     return true;
   }
 
-  private static String value(ConfigurationProperty p) {
+  static String value(ConfigurationProperty p) {
     return p == null ? "" : Secrets.scrub(String.valueOf(p.getValue()));
   }
 
-  private static String uniform(String dashed) {
+  static String uniform(String dashed) {
     return dashed.replace("-", "").toLowerCase(Locale.ROOT);
   }
 
   /** The settings of a properties class: its getters, nested classes of snowid's walked into. */
-  private static List<String> settings(Class<?> type, String prefix) {
+  static List<String> settings(Class<?> type, String prefix) {
     Set<String> out = new TreeSet<>();
     for (Method m : type.getMethods()) {
       String getter = m.getName();

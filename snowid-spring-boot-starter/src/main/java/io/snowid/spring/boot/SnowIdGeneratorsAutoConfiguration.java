@@ -61,6 +61,7 @@ public class SnowIdGeneratorsAutoConfiguration {
       if (!GeneratorNames.enabled(environment)) {
         return;
       }
+      SnowIdKeys.check(environment);
       for (String name : GeneratorNames.of(environment)) {
         register(name, registry);
       }
