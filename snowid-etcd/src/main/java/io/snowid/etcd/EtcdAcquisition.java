@@ -291,6 +291,38 @@ final class EtcdAcquisition {
     return new Txn(ifs, then);
   }
 
+  /**
+   * Whether a judgement made on a view may go to etcd as it is: it takes an id, finds no loss and
+   * keeps the namespace's limits. A refusal, a loss or new limits is judged again on a read: a view
+   * may be late, and a transaction's compares guard what it writes, not what it refuses, nor the
+   * live holders that new limits must not have (docs/design.md, "The etcd:// backend").
+   */
+  boolean fitsView() {
+    return outcome == Outcome.TAKE && loss.isEmpty() && request.limits().equals(recorded);
+  }
+
+  /**
+   * {@link #transaction} for a judgement made on a view: it also compares both {@code written} keys
+   * and whether {@code P/created/NS} exists, so that the judgement that nothing was lost was made
+   * on etcd's values too.
+   */
+  Txn transactionOnView(long etcdLease, String token, long expiresAt) {
+    Txn t = transaction(etcdLease, token, expiresAt);
+    List<Cmp> ifs = new ArrayList<>(t.ifs());
+    ifs.add(
+        new Cmp(
+            EtcdCalls.bytes(keys.created),
+            read.remembered ? Cmp.Op.GREATER : Cmp.Op.EQUAL,
+            CmpTarget.version(0)));
+    compareNs(ifs, "written");
+    ifs.add(
+        new Cmp(
+            keys.registry("written"),
+            Cmp.Op.EQUAL,
+            CmpTarget.modRevision(read.registry("written").revision())));
+    return new Txn(ifs, t.then());
+  }
+
   /** A transaction's compares and writes. */
   record Txn(List<Cmp> ifs, List<Op> then) {}
 

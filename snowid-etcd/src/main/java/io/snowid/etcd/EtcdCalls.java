@@ -4,6 +4,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.Response;
+import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.kv.TxnResponse;
@@ -11,6 +12,8 @@ import io.etcd.jetcd.lease.LeaseGrantResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.WatchOption;
+import io.grpc.ClientInterceptor;
 import io.snowid.Durations;
 import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
@@ -51,7 +54,7 @@ final class EtcdCalls implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicReference<String> unrecordedLoss =
       new java.util.concurrent.atomic.AtomicReference<>();
 
-  EtcdCalls(EtcdSettings settings) {
+  EtcdCalls(EtcdSettings settings, List<ClientInterceptor> interceptors) {
     this.settings = settings;
     ClientBuilder b =
         Client.builder()
@@ -63,6 +66,9 @@ final class EtcdCalls implements AutoCloseable {
             .waitForReady(false);
     if (settings.user() != null) {
       b.user(bytes(settings.user())).password(bytes(settings.password()));
+    }
+    if (!interceptors.isEmpty()) {
+      b.interceptors(interceptors);
     }
     this.client = b.build();
   }
@@ -148,6 +154,24 @@ final class EtcdCalls implements AutoCloseable {
     return client.getLeaseClient().grant(ttlSeconds);
   }
 
+  /**
+   * Watches the keys under {@code prefix} from {@code fromRevision} on, on a stream of its own that
+   * fails when its member has no leader (the listener then hears of it), instead of going quiet.
+   */
+  Watch.Watcher watch(String prefix, long fromRevision, Watch.Listener listener) {
+    return client
+        .getWatchClient()
+        .watch(
+            bytes(prefix),
+            WatchOption.builder()
+                .isPrefix(true)
+                .withRevision(fromRevision)
+                .withCreateNotify(true)
+                .withRequireLeader(true)
+                .build(),
+            listener);
+  }
+
   CompletableFuture<LeaseKeepAliveResponse> keepAliveOnceAsync(long leaseId) {
     calls.incrementAndGet();
     return client.getLeaseClient().keepAliveOnce(leaseId);
@@ -197,6 +221,15 @@ final class EtcdCalls implements AutoCloseable {
     return calls.get();
   }
 
+  /** A write named an etcd lease that etcd does not have (revoked, or expired): nothing written. */
+  static final class LeaseGone extends NodeIdUnavailableException {
+    private static final long serialVersionUID = 1L;
+
+    LeaseGone(String message) {
+      super(message);
+    }
+  }
+
   private NodeIdUnavailableException failed(String what, Throwable e) {
     String message =
         "the "
@@ -206,6 +239,9 @@ final class EtcdCalls implements AutoCloseable {
             + " failed: "
             + settings.scrub(String.valueOf(e.getMessage()))
             + causeOf(e);
+    if (leaseNotFound(e)) {
+      return new LeaseGone(message);
+    }
     return notAnswering(e)
         ? new RegistryUnavailableException(message)
         : new NodeIdUnavailableException(message);
@@ -216,6 +252,15 @@ final class EtcdCalls implements AutoCloseable {
     return cause == null || cause.getMessage() == null || cause.getMessage().equals(e.getMessage())
         ? ""
         : " (" + settings.scrub(cause.getMessage()) + ")";
+  }
+
+  private static boolean leaseNotFound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("requested lease not found")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

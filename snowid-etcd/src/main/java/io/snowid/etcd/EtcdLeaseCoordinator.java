@@ -8,6 +8,7 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
+import io.grpc.ClientInterceptor;
 import io.snowid.InvalidSettingException;
 import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.Lease;
@@ -33,8 +34,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Leases node ids on etcd: the id's key attached to an etcd lease, taken by one transaction that
- * also raises the id's persistent high-water mark; renewed by one keep-alive and one transaction
- * sent together. The rules are in docs/design.md, section "The {@code etcd://} backend".
+ * also raises the id's persistent high-water mark (judged on the namespace's view and sent with a
+ * spare etcd lease when both are ready: one round trip); renewed by one keep-alive and one
+ * transaction sent together. The rules are in docs/design.md, section "The {@code etcd://}
+ * backend".
  */
 final class EtcdLeaseCoordinator implements LeaseCoordinator {
   private static final System.Logger LOG = System.getLogger("io.snowid.etcd");
@@ -46,12 +49,21 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
   /** Transactions an acquisition tries when other holders change what it read. */
   private static final int ATTEMPTS = 50;
 
+  /**
+   * How long an acquisition waits for its namespace's view to deliver this coordinator's writes.
+   */
+  private static final long VIEW_WAIT_MILLIS = 50;
+
   private final EtcdSettings settings;
   private final EtcdCalls etcd;
+  private final EtcdViews views;
+  private final EtcdSpares spares;
 
   private EtcdLeaseCoordinator(EtcdSettings settings, EtcdCalls etcd) {
     this.settings = settings;
     this.etcd = etcd;
+    this.views = new EtcdViews(etcd);
+    this.spares = new EtcdSpares(etcd);
   }
 
   /**
@@ -63,11 +75,16 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
    *     RegistryUnavailableException} if it may answer later)
    */
   static EtcdLeaseCoordinator open(String uri) {
+    return open(uri, List.of());
+  }
+
+  /** {@link #open(String)}, with interceptors on every call to etcd (for tests). */
+  static EtcdLeaseCoordinator open(String uri, List<ClientInterceptor> interceptors) {
     EtcdSettings settings = EtcdSettings.parse(uri);
     resolve(settings);
     EtcdCalls etcd;
     try {
-      etcd = new EtcdCalls(settings);
+      etcd = new EtcdCalls(settings, interceptors);
     } catch (RuntimeException e) {
       throw new NodeIdUnavailableException(
           "etcd at " + settings.describe() + " cannot be used: " + settings.scrub(e.getMessage()));
@@ -122,38 +139,32 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease acquire(AcquireRequest request) {
+    views.sweep();
     LeaseTerms terms = request.terms();
     long ttl = terms.ttl().toMillis();
     long bound = Math.max(MIN_BOUND_MILLIS, ttl / 2);
     long deadline = System.nanoTime() + bound * 1_000_000;
     long asked = etcdTtlSeconds(terms.ttl());
     EtcdKeys keys = keys(request.namespace());
-    CompletableFuture<LeaseGrantResponse> granting = etcd.grantAsync(asked);
-    long etcdLease = 0;
+    long etcdLease = spares.take(asked, ttl);
+    boolean spare = etcdLease != 0;
+    CompletableFuture<LeaseGrantResponse> granting = spare ? null : etcd.grantAsync(asked);
     try {
-      EtcdCalls.Answer answer =
-          etcd.txn("acquisition's read", left(deadline), List.of(), keys.readAll(), List.of());
-      LeaseGrantResponse grant = etcd.await("lease grant", granting, left(deadline));
-      etcdLease = grant.getID();
-      if (grant.getTTL() < asked) {
-        throw new NodeIdUnavailableException(
-            "etcd at "
-                + describe()
-                + " granted a lease of "
-                + grant.getTTL()
-                + " s for the "
-                + asked
-                + " s asked (ttl "
-                + LeaseLimits.text(terms.ttl())
-                + "): it would end before the holder's deadline");
+      String wentBack = etcd.unrecordedLoss();
+      EtcdAcquisition a = wentBack == null ? onView(request, keys, deadline) : null;
+      boolean onView = a != null;
+      if (!onView) {
+        EtcdCalls.Answer answer =
+            etcd.txn("acquisition's read", left(deadline), List.of(), keys.readAll(), List.of());
+        views.seed(request.namespace(), keys, answer.txn());
+        wentBack = etcd.unrecordedLoss();
+        a = judge(request, keys, answer, wentBack);
+      }
+      if (!spare) {
+        etcdLease = granted(granting, asked, terms, deadline);
       }
       String token = UUID.randomUUID().toString();
-      String wentBack = etcd.unrecordedLoss();
       for (int attempt = 1; ; attempt++) {
-        EtcdRecords read = new EtcdRecords(keys, answer.txn().getGetResponses());
-        EtcdAcquisition a =
-            EtcdAcquisition.judge(
-                keys, read, request, terms.localNowMillis(), etcd.clusterId(), wentBack);
         if (a.outcome == EtcdAcquisition.Outcome.FULL) {
           throw full(request, a.live);
         }
@@ -162,17 +173,38 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
               request.namespace(), describe(), a.recorded, a.live, request.limits());
         }
         long expiresAt = terms.localNowMillis() + ttl;
-        EtcdAcquisition.Txn txn = a.transaction(etcdLease, token, expiresAt);
-        answer = etcd.txn("acquisition", left(deadline), txn.ifs(), txn.then(), keys.readAll());
+        EtcdAcquisition.Txn txn =
+            onView
+                ? a.transactionOnView(etcdLease, token, expiresAt)
+                : a.transaction(etcdLease, token, expiresAt);
+        EtcdCalls.Answer answer;
+        try {
+          answer = etcd.txn("acquisition", left(deadline), txn.ifs(), txn.then(), keys.readAll());
+        } catch (EtcdCalls.LeaseGone e) {
+          if (!spare) {
+            throw e;
+          }
+          // the spare was revoked behind this coordinator's back: nothing was written
+          spare = false;
+          etcdLease = 0;
+          granting = etcd.grantAsync(asked);
+          etcdLease = granted(granting, asked, terms, deadline);
+          attempt--;
+          continue;
+        }
         if (answer.txn().isSucceeded() && answer.wentBack() == null) {
           if (wentBack != null) {
             etcd.lossRecorded(wentBack); // its lostAt was written with the id
           }
+          long revision = answer.txn().getHeader().getRevision();
+          views.wrote(request.namespace(), revision);
+          views.created(request.namespace());
+          spares.replenish(asked);
           return new Lease(
               request.namespace(),
               a.id,
               request.instance(),
-              EtcdToken.of(token, etcdLease, answer.txn().getHeader().getRevision()),
+              EtcdToken.of(token, etcdLease, revision),
               terms.localNowMillis(),
               expiresAt,
               a.base,
@@ -187,16 +219,62 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
                       ? " saw etcd go back: " + answer.wentBack()
                       : " found what it read changed by other holders " + attempt + " times"));
         }
-        // other holders changed what it read: the Else branch read it again
+        // what it judged changed (or the view was late): the Else branch read it again
+        onView = false;
+        views.seed(request.namespace(), keys, answer.txn());
+        a = judge(request, keys, answer, wentBack);
       }
     } catch (RuntimeException e) {
       if (etcdLease != 0) {
         etcd.revokeQuietly(etcdLease); // deletes the key, if the last transaction took it late
-      } else {
+      } else if (granting != null) {
         granting.thenAccept(g -> etcd.revokeQuietly(g.getID()));
       }
       throw e;
     }
+  }
+
+  /**
+   * The judgement on the namespace's view, if it has one that is live and has this coordinator's
+   * own writes, and the judgement may go to etcd as it is ({@link EtcdAcquisition#fitsView()});
+   * else null: the acquisition reads.
+   */
+  private EtcdAcquisition onView(AcquireRequest request, EtcdKeys keys, long deadline) {
+    EtcdRecords seen =
+        views.records(request.namespace(), keys, Math.min(VIEW_WAIT_MILLIS, left(deadline) / 4));
+    if (seen == null) {
+      return null;
+    }
+    EtcdAcquisition a =
+        EtcdAcquisition.judge(
+            keys, seen, request, request.terms().localNowMillis(), etcd.clusterId(), null);
+    return a.fitsView() ? a : null;
+  }
+
+  private EtcdAcquisition judge(
+      AcquireRequest request, EtcdKeys keys, EtcdCalls.Answer answer, String wentBack) {
+    EtcdRecords read = new EtcdRecords(keys, answer.txn().getGetResponses());
+    return EtcdAcquisition.judge(
+        keys, read, request, request.terms().localNowMillis(), etcd.clusterId(), wentBack);
+  }
+
+  /** The etcd lease of a grant sent for this acquisition, once it is at least as long as asked. */
+  private long granted(
+      CompletableFuture<LeaseGrantResponse> granting, long asked, LeaseTerms terms, long deadline) {
+    LeaseGrantResponse grant = etcd.await("lease grant", granting, left(deadline));
+    if (grant.getTTL() < asked) {
+      throw new NodeIdUnavailableException(
+          "etcd at "
+              + describe()
+              + " granted a lease of "
+              + grant.getTTL()
+              + " s for the "
+              + asked
+              + " s asked (ttl "
+              + LeaseLimits.text(terms.ttl())
+              + "): it would end before the holder's deadline");
+    }
+    return grant.getID();
   }
 
   private static long left(long deadline) {
@@ -242,6 +320,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease renew(Lease lease, LeaseTerms terms) {
+    views.sweep();
     long ttl = terms.ttl().toMillis();
     long bound = Math.max(MIN_BOUND_MILLIS, ttl / 3);
     long deadline = System.nanoTime() + bound * 1_000_000;
@@ -305,6 +384,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
       throw new LeaseTakenException(
           lease.namespace(), id, "its etcd lease on " + describe() + " expired");
     }
+    views.wrote(lease.namespace(), r.getHeader().getRevision());
     return new Lease(
         lease.namespace(),
         id,
@@ -409,6 +489,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public void release(Lease lease, long issuedUpToMillis) {
+    views.sweep();
     long granted = lease.expiresAtMillis() - lease.coordinatorNowMillis();
     EtcdToken token = EtcdToken.parse(lease.token());
     EtcdKeys keys = keys(lease.namespace());
@@ -426,12 +507,16 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
             new EtcdRecords.Mark(lease.instance(), hw, Long.MIN_VALUE, Long.MIN_VALUE, true, 0)
                 .value()));
     then.addAll(EtcdAcquisition.wrote(keys, System.currentTimeMillis()));
-    etcd.txn(
-        "release",
-        Math.max(MIN_BOUND_MILLIS, granted / 3),
-        List.of(new Cmp(keys.held(id), Cmp.Op.EQUAL, CmpTarget.value(EtcdCalls.bytes(held)))),
-        then,
-        List.of());
+    EtcdCalls.Answer done =
+        etcd.txn(
+            "release",
+            Math.max(MIN_BOUND_MILLIS, granted / 3),
+            List.of(new Cmp(keys.held(id), Cmp.Op.EQUAL, CmpTarget.value(EtcdCalls.bytes(held)))),
+            then,
+            List.of());
+    if (done.txn().isSucceeded()) {
+      views.wrote(lease.namespace(), done.txn().getHeader().getRevision());
+    }
     etcd.revokeQuietly(token.etcdLease());
   }
 
@@ -564,14 +649,29 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
     return settings.describe();
   }
 
+  /**
+   * Whether an acquisition in the namespace with this ttl would now be one round trip: a spare etcd
+   * lease granted that covers the ttl, and the namespace's view live with this coordinator's own
+   * writes; for tests.
+   */
+  boolean oneRoundTripReady(String namespace, Duration ttl) {
+    return spares.ready(etcdTtlSeconds(ttl), ttl.toMillis())
+        && views.records(namespace, keys(namespace), 0) != null;
+  }
+
   /** Requests sent to etcd so far; for measurements. */
   long calls() {
     return etcd.calls();
   }
 
-  /** Closes the client without releasing anything: leases still held expire by themselves. */
+  /**
+   * Closes the views and revokes the spare etcd leases, then closes the client without releasing
+   * anything: leases still held expire by themselves.
+   */
   @Override
   public void close() {
+    views.close();
+    spares.close();
     etcd.close();
   }
 }

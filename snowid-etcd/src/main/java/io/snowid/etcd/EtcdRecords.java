@@ -3,15 +3,16 @@ package io.snowid.etcd;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.snowid.node.NodeIdUnavailableException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one read of a namespace's and its registry's keys found ({@link EtcdKeys#readAll()}),
- * parsed; with each key's mod revision, which a transaction compares to write only over what it
- * read.
+ * What one read of a namespace's and its registry's keys found ({@link EtcdKeys#readAll()}), or
+ * what a view of them holds ({@link EtcdView}), parsed; with each key's mod revision, which a
+ * transaction compares to write only over what it read.
  */
 final class EtcdRecords {
   /** An id's persistent record: {@code P/ns/NS/mark/ID}. */
@@ -61,7 +62,16 @@ final class EtcdRecords {
   final boolean remembered;
 
   EtcdRecords(EtcdKeys keys, List<GetResponse> reads) {
-    for (KeyValue kv : reads.get(0).getKvs()) {
+    this(keys, reads.get(0).getKvs(), reads.get(1).getKvs(), !reads.get(2).getKvs().isEmpty());
+  }
+
+  /** The same from the keys themselves: the namespace's, the registry's, and the memory. */
+  EtcdRecords(
+      EtcdKeys keys,
+      Collection<KeyValue> namespaceKeys,
+      Collection<KeyValue> registryKeys,
+      boolean remembered) {
+    for (KeyValue kv : namespaceKeys) {
       String rest = EtcdCalls.text(kv.getKey()).substring(keys.namespaceRoot.length());
       String value = EtcdCalls.text(kv.getValue());
       if (rest.startsWith("held/")) {
@@ -73,11 +83,11 @@ final class EtcdRecords {
         namespace.put(rest, new Field(value, kv.getModRevision()));
       }
     }
-    for (KeyValue kv : reads.get(1).getKvs()) {
+    for (KeyValue kv : registryKeys) {
       String rest = EtcdCalls.text(kv.getKey()).substring(keys.registryRoot.length());
       registry.put(rest, new Field(EtcdCalls.text(kv.getValue()), kv.getModRevision()));
     }
-    remembered = !reads.get(2).getKvs().isEmpty();
+    this.remembered = remembered;
   }
 
   private static long id(String rest) {
