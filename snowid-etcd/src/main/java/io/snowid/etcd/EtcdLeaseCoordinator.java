@@ -334,41 +334,47 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         etcd.keepAliveOnceAsync(token.etcdLease());
     String held = new EtcdRecords.Held(token.random(), lease.instance(), token.etcdLease()).value();
     long base = lease.highWaterMillis();
-    EtcdRecords.Mark mark =
-        new EtcdRecords.Mark(
-            lease.instance(),
-            Math.max(terms.mayIssueUntilMillis(), base),
-            base,
-            expiresAt,
-            false,
-            0);
-    List<Op> then = new ArrayList<>();
-    then.add(EtcdAcquisition.put(keys.mark(id), mark.value()));
-    then.addAll(EtcdAcquisition.wrote(keys, now));
-    EtcdCalls.Answer answer;
-    try {
-      answer =
-          etcd.txn(
-              "renewal",
-              left(deadline),
-              List.of(
-                  new Cmp(keys.held(id), Cmp.Op.EQUAL, CmpTarget.value(EtcdCalls.bytes(held))),
-                  new Cmp(
-                      keys.mark(id), Cmp.Op.EQUAL, CmpTarget.modRevision(token.markRevision()))),
-              then,
-              List.of(
-                  Op.get(keys.held(id), GetOption.DEFAULT),
-                  Op.get(keys.mark(id), GetOption.DEFAULT)));
-    } catch (RuntimeException e) {
-      keepAlive.cancel(true);
-      throw e;
-    }
-    if (answer.wentBack() != null) {
-      throw rolledBack(lease, keys, now, answer.wentBack());
-    }
-    TxnResponse r = answer.txn();
-    if (!r.isSucceeded()) {
-      throw notHeld(lease, keys, token, now, r);
+    long markRevision = token.markRevision();
+    long highWater = Math.max(terms.mayIssueUntilMillis(), base);
+    TxnResponse r;
+    // at most twice: the second takes up an earlier renewal of this holder that etcd applied but
+    // whose answer the holder never used (late, or dropped by the holder's own checks)
+    for (int attempt = 0; ; attempt++) {
+      EtcdRecords.Mark mark =
+          new EtcdRecords.Mark(lease.instance(), highWater, base, expiresAt, false, 0);
+      List<Op> then = new ArrayList<>();
+      then.add(EtcdAcquisition.put(keys.mark(id), mark.value()));
+      then.addAll(EtcdAcquisition.wrote(keys, now));
+      EtcdCalls.Answer answer;
+      try {
+        answer =
+            etcd.txn(
+                "renewal",
+                left(deadline),
+                List.of(
+                    new Cmp(keys.held(id), Cmp.Op.EQUAL, CmpTarget.value(EtcdCalls.bytes(held))),
+                    new Cmp(keys.mark(id), Cmp.Op.EQUAL, CmpTarget.modRevision(markRevision))),
+                then,
+                List.of(
+                    Op.get(keys.held(id), GetOption.DEFAULT),
+                    Op.get(keys.mark(id), GetOption.DEFAULT)));
+      } catch (RuntimeException e) {
+        keepAlive.cancel(true);
+        throw e;
+      }
+      if (answer.wentBack() != null) {
+        throw rolledBack(lease, keys, now, answer.wentBack());
+      }
+      r = answer.txn();
+      if (r.isSucceeded()) {
+        break;
+      }
+      EtcdRecords.Mark own = attempt == 0 ? ownLaterMark(r, held, lease, markRevision) : null;
+      if (own == null) {
+        throw notHeld(lease, keys, token, now, r);
+      }
+      markRevision = own.revision();
+      highWater = Math.max(highWater, own.highWater());
     }
     LeaseKeepAliveResponse alive;
     try {
@@ -393,6 +399,28 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         now,
         expiresAt,
         lease.highWaterMillis());
+  }
+
+  /**
+   * The id's mark when the renewal's transaction failed only because this holder's own earlier
+   * renewal moved it: the held key is still this holder's (same token, instance and etcd lease),
+   * and the mark, written later than the lease knows, names this instance. Nobody else writes a
+   * mark while the held key stays (a newcomer needs it gone). Else null.
+   */
+  private static EtcdRecords.Mark ownLaterMark(
+      TxnResponse r, String held, Lease lease, long markRevision) {
+    var heldKvs = r.getGetResponses().get(0).getKvs();
+    var markKvs = r.getGetResponses().get(1).getKvs();
+    if (heldKvs.isEmpty()
+        || markKvs.isEmpty()
+        || !EtcdCalls.text(heldKvs.get(0).getValue()).equals(held)
+        || markKvs.get(0).getModRevision() <= markRevision) {
+      return null;
+    }
+    EtcdRecords.Mark mark =
+        EtcdRecords.Mark.parse(
+            EtcdCalls.text(markKvs.get(0).getValue()), markKvs.get(0).getModRevision());
+    return mark.instance().equals(lease.instance()) && !mark.released() ? mark : null;
   }
 
   /** Why a renewal's transaction found the id not this holder's: read in its Else branch. */

@@ -281,6 +281,32 @@ public abstract class LeaseCoordinatorContract {
     assertThat(next.highWaterMillis()).isGreaterThanOrEqualTo(promised);
   }
 
+  /**
+   * A renewal that the registry applied but whose answer the holder never used (it came too late,
+   * or the holder's own checks dropped it, as a clock skew does): the next renewal, made with the
+   * lease as the holder knew it, renews, records no loss, and the dropped renewal's promise stays.
+   */
+  @Test
+  void renew_afterARenewalWhoseAnswerWasNotUsed_renewsWithoutRecordingALoss()
+      throws InterruptedException {
+    LeaseCoordinator c = open();
+    Lease l = acquire(c, 2, "renewer");
+    long promised = now() + 2_000;
+    c.renew(l, new LeaseTerms(TTL, now(), promised)); // applied; its answer is dropped
+    Thread.sleep(20);
+
+    Lease again = c.renew(l, new LeaseTerms(TTL, now(), now() + 1_000));
+
+    assertThat(again.nodeId()).isEqualTo(l.nodeId());
+    crash(c);
+    Lease next = awaitAcquire(() -> acquire(open(), 1, "renewer"), reclaimWithin(TTL));
+    assertThat(next.nodeId()).isEqualTo(l.nodeId());
+    assertThat(next.highWaterMillis())
+        .as("the dropped renewal's promise kept, and no loss's wait (maxTtl + maxSkew) added")
+        .isGreaterThanOrEqualTo(promised)
+        .isLessThan(Math.max(l.highWaterMillis(), promised) + 10_000);
+  }
+
   @Test
   void release_recordsWhatWasIssuedInsteadOfThePromise() {
     LeaseCoordinator c = open();
