@@ -1,0 +1,342 @@
+/*
+ * The lease protocol of snowid (docs/design.md §4, "The lease"), as LeaseHolder, NodeBinding,
+ * Snowflake and the network registries (Redis's acquire.lua / renew.lua / release.lua, the SQL
+ * coordinator's statements) implement it, for SPIN. docs/design.md, "A checked model of the
+ * lease", maps each variable and transition to its class and method, and states the bounds.
+ *
+ * Time is in whole units. rt is real time and also the registry's clock (only the difference of
+ * the clocks matters); a holder's wall clock reads rt + off[h], and off[h] steps. Holders 0 and 1
+ * start holding node ids 0 and 1; holder 2 is a newcomer. Faults are nondeterministic choices
+ * within budgets: clock steps, crashes and closes with a restart whose clock may be set back, a
+ * registry that loses its whole state, requests and replies dropped, replies late (time passes
+ * between any two steps), a pause between a generator's checks and its compare-and-set.
+ *
+ * Properties:
+ *   unique - no (node, time unit) issued by two incarnations (lazy witness below); a generator's
+ *            own position keeps its sequence apart, so (node, unit) stands for (node, unit, seq).
+ *   fenced - a generator takes no ID after the registry's expiry of the lease it issues under
+ *            (guarantee 6, "Fenced"), at its checks: the pause between checks and CAS is the gap
+ *            design.md names ("a caller between its check and its CAS"), and costs no uniqueness.
+ *
+ * Each mechanism can be removed to show that it is needed (model/check.sh --removals):
+ *   NO_HWM       the registry does not record sent + ttl - margin before a grant counts
+ *   NO_SENT      the deadline is counted from the reply's arrival, not from before the request
+ *   NO_FENCE     no real-time deadline (only the ID-time one)
+ *   NO_SKEW      no skew check of the registry's clock
+ *   NO_WAIT      a grant's generator does not wait past the start (high-water mark, lostUntil)
+ *   NO_LOSTWAIT  a registry that lost its state does not record lostUntil
+ */
+
+#ifndef NH
+#define NH 3               /* holders: 0 .. NN - 1 hold at the start, the last is the newcomer */
+#endif
+#ifndef NN
+#define NN 2               /* node ids of the namespace */
+#endif
+
+#ifndef TTL
+#define TTL 3              /* lease time (ttl = maxTtl) */
+#endif
+#define MARGIN 1           /* LeaseHolder.margin: max(ttl / 5, min(50 ms, ttl / 2)), rounded up */
+#define SKEW 1             /* skew = maxSkew */
+#define SLACK 1            /* LeaseLimits.SLACK */
+#define LOSTWAIT (TTL + SKEW + SLACK)
+#ifndef TMAX
+#define TMAX 6             /* real time runs 0 .. TMAX */
+#endif
+#ifndef OFFMAX
+#define OFFMAX 2           /* |clock offset| a step may set */
+#endif
+#ifndef MAXSTEPS
+#define MAXSTEPS 1         /* clock steps, all holders together */
+#endif
+#ifndef MAXRESTARTS
+#define MAXRESTARTS 1      /* crashes or closes, each followed by a restart */
+#endif
+#ifndef MAXLOSSES
+#define MAXLOSSES 1        /* registry losses of its whole state */
+#endif
+#define NONE (-100)
+
+#define IDLE 0
+#define ACQ_DONE 1
+#define REN_DONE 2
+
+short rt;                  /* real time = the registry's clock */
+
+/* the registry */
+byte own[NN];              /* 0: free; else holder + 1 (the token) */
+short rexp[NN];            /* expiry, registry clock */
+short hw[NN];              /* high-water mark, ID time */
+short lostUntil = NONE;    /* ID time before which no id is started after a loss */
+bool pendLoss;             /* the state is gone; the next acquisition finds it */
+
+/* fault budgets */
+byte steps, restarts, losses;
+
+/* the holders: lease (LeaseHolder) */
+short off[NH];             /* wall clock = rt + off */
+byte inc[NH];              /* incarnation (a process); a restart makes a new one */
+bool lease[NH];            /* has a lease it renews */
+byte phase[NH];            /* the call in flight */
+short sent[NH], sentRt[NH];     /* the call's clock readings: its own, real time */
+byte rnode[NH];            /* reply: node */
+short rstart[NH];          /* reply: start (base) */
+bool rok[NH];              /* reply: renewed (else taken) */
+short bexp[NH];            /* ghost: the registry's latest expiry of the bound lease */
+byte releases;             /* unused by the properties: a count of graceful releases */
+
+/* the holders: generator binding (NodeBinding.Binding) and position (Snowflake.state) */
+bool bound[NH];
+byte node[NH];
+short dl[NH];              /* deadline, ID time: issue units < dl */
+short rdl[NH];             /* deadline, real time: issue while rt < rdl */
+short start[NH];           /* issue units > start */
+short pos[NH];             /* latest unit reserved */
+bool taking[NH];           /* a caller between its checks and its CAS */
+short tu[NH];
+byte tn[NH];
+bool chg[NH];              /* a new binding was published since the caller's checks */
+
+/* the lazy witness of a duplicate: one issued (node, unit) and its incarnation */
+bool watching;
+byte wn, wi;
+short wu;
+
+#define CLK(h) (rt + off[h])
+#define MAX(a, b) ((a) > (b) -> (a) : (b))
+#define MIN(a, b) ((a) < (b) -> (a) : (b))
+#define ABS(a) ((a) < 0 -> -(a) : (a))
+
+/* LeaseHolder.skewProblem: null when within skew (plus half the round trip) */
+#define SKEW_OK(h, received) \
+  (ABS(sentRt[h] - (sent[h] + ((received) - sent[h]) / 2)) <= SKEW + ((received) - sent[h]) / 2)
+
+#ifdef NO_SKEW
+#define SKEWCHECK(h, received) true
+#else
+#define SKEWCHECK(h, received) SKEW_OK(h, received)
+#endif
+
+#ifdef NO_SENT
+#define FROM(h) CLK(h)
+#define FROM_RT(h) rt
+#else
+#define FROM(h) sent[h]
+#define FROM_RT(h) sentRt[h]
+#endif
+
+/* what a call in flight keeps, cleared when it ends (fewer distinct states) */
+#define CLEAR_REPLY(h) \
+  sent[h] = 0; sentRt[h] = 0; rnode[h] = 0; rstart[h] = 0
+
+/* a new binding replaces the one a caller checked: its CAS then returns no ID */
+inline publish(h) {
+  chg[h] = taking[h]
+}
+
+proctype Holder(byte h) {
+  short recv;
+  byte n;
+end:
+  do
+  /* --- the generator: checks (Snowflake.tryNextId / reserve), then CAS --- */
+  :: atomic {
+       (!taking[h] && bound[h] && CLK(h) > pos[h] && CLK(h) < dl[h]
+#ifndef NO_WAIT
+        && CLK(h) > start[h]
+#endif
+#ifndef NO_FENCE
+        && rt < rdl[h]
+#endif
+       ) ->
+       assert(rt < bexp[h]);          /* fenced */
+       tu[h] = CLK(h); tn[h] = node[h];
+#ifdef GAP
+       taking[h] = 1                  /* paused between the checks and the CAS */
+     }
+  :: atomic {
+       taking[h] ->
+#endif
+       pos[h] = MAX(pos[h], tu[h]);  /* the CAS reserved the unit */
+       if
+       :: !chg[h] ->                   /* node.current == b: the ID is returned */
+          if
+          :: watching && wn == tn[h] && wu == tu[h] -> assert(wi == inc[h])   /* unique */
+          :: else ->
+             if
+             :: !watching -> watching = 1; wn = tn[h]; wu = tu[h]; wi = inc[h]
+             :: true
+             fi
+          fi
+       :: else
+       fi;
+       taking[h] = 0; chg[h] = 0; tu[h] = 0; tn[h] = 0
+     }
+
+  /* --- acquisition (LeaseHolder.acquire; the registry's acquire) ---
+   * The request is answered as it is sent: a request that waits before the registry answers it is
+   * one sent later with an earlier clock reading, which only lowers the deadline and the mark it
+   * asks for; a request dropped is a call not made (the model never has to renew). */
+  :: atomic {
+       !lease[h] && phase[h] == IDLE ->
+       sent[h] = CLK(h); sentRt[h] = rt;
+#ifndef NO_LOSTWAIT
+       if
+       :: pendLoss -> lostUntil = MAX(lostUntil, rt + LOSTWAIT)   /* no state: a loss */
+       :: else
+       fi;
+#endif
+       pendLoss = 0;
+       n = 0;
+       do
+       :: n < NN && (own[n] == 0 || rexp[n] <= rt) -> break      /* a free id */
+       :: n < NN -> n++
+       :: n >= NN -> break
+       od;
+       if
+       :: n < NN ->
+          rstart[h] = MAX(hw[n], lostUntil);
+          own[n] = h + 1; rexp[n] = rt + TTL;
+#ifndef NO_HWM
+          hw[n] = MAX(rstart[h], sent[h] + TTL - MARGIN);
+#else
+          hw[n] = rstart[h];
+#endif
+          rnode[h] = n;
+          phase[h] = ACQ_DONE
+       :: else -> CLEAR_REPLY(h)                                  /* all held */
+       fi;
+       n = 0
+     }
+  :: atomic { phase[h] == ACQ_DONE -> phase[h] = IDLE; CLEAR_REPLY(h) }  /* reply dropped */
+  :: atomic {
+       phase[h] == ACQ_DONE ->
+       recv = CLK(h);
+       if
+       :: SKEWCHECK(h, recv) ->
+          lease[h] = 1; bound[h] = 1; publish(h);
+          node[h] = rnode[h];
+          dl[h] = FROM(h) + TTL - MARGIN;
+          rdl[h] = FROM_RT(h) + TTL - MARGIN;
+          start[h] = rstart[h];
+          bexp[h] = sentRt[h] + TTL
+       :: else ->                                                  /* released, refused */
+          if
+          :: own[rnode[h]] == h + 1 -> own[rnode[h]] = 0; hw[rnode[h]] = rstart[h]
+          :: else
+          fi
+       fi;
+       recv = 0; CLEAR_REPLY(h);
+       phase[h] = IDLE
+     }
+
+  /* --- renewal (LeaseHolder.renew; the registry's renew), answered as sent (see above) --- */
+  :: atomic {
+       lease[h] && phase[h] == IDLE ->
+       sent[h] = CLK(h); sentRt[h] = rt;
+       rok[h] = (own[node[h]] == h + 1);      /* the token; an expired lease nobody took renews */
+       if
+       :: rok[h] ->
+          rexp[node[h]] = rt + TTL;
+#ifndef NO_HWM
+          hw[node[h]] = MAX(hw[node[h]], MAX(sent[h] + TTL - MARGIN, pos[h]));
+#endif
+          bexp[h] = rexp[node[h]]
+       :: else
+       fi;
+       phase[h] = REN_DONE
+     }
+  :: atomic { phase[h] == REN_DONE -> phase[h] = IDLE; rok[h] = 0; CLEAR_REPLY(h) }  /* reply dropped */
+  :: atomic {
+       phase[h] == REN_DONE ->
+       recv = CLK(h);
+       if
+       :: rok[h] && SKEWCHECK(h, recv) ->
+          publish(h);
+          dl[h] = MAX(dl[h], FROM(h) + TTL - MARGIN);   /* never moved back */
+          rdl[h] = FROM_RT(h) + TTL - MARGIN
+       :: rok[h] && !SKEWCHECK(h, recv) ->              /* fence; keeps the lease, retries */
+          publish(h);
+          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt
+       :: !rok[h] ->                                    /* LeaseTakenException: fence, acquire */
+          publish(h);
+          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;
+          lease[h] = 0
+       fi;
+       recv = 0; rok[h] = 0; CLEAR_REPLY(h);
+       phase[h] = IDLE
+     }
+
+  /* --- faults of the holder --- */
+  :: atomic {                                           /* the wall clock steps, either way */
+       steps < MAXSTEPS -> steps++;
+       select(n : 0 .. 2 * OFFMAX);
+       off[h] = n - OFFMAX;
+       n = 0
+     }
+  :: atomic {                                           /* crash, or close and release; restart */
+       restarts < MAXRESTARTS && !taking[h] -> restarts++;
+       if
+       :: true                                          /* SIGKILL: nothing released */
+       :: lease[h] && own[node[h]] == h + 1 ->          /* close: fence, then release */
+          own[node[h]] = 0;
+          hw[node[h]] = MAX(pos[h], start[h]);          /* release.lua: max(issued, base) */
+          releases++
+       fi;
+       /* the restarted process's clock may be set back */
+       n = 0;
+       select(n : 0 .. OFFMAX);
+       off[h] = MAX(off[h] - n, -OFFMAX);
+       n = 0;
+       inc[h] = inc[h] + NH;
+       lease[h] = 0; bound[h] = 0; phase[h] = IDLE; pos[h] = NONE; start[h] = NONE;
+       dl[h] = NONE; rdl[h] = NONE; node[h] = 0; bexp[h] = NONE; chg[h] = 0;
+       CLEAR_REPLY(h); rok[h] = 0
+     }
+  od
+}
+
+/* Real time passes; the registry may lose its whole state (a restart without persistence). */
+proctype World() {
+  byte n;
+end:
+  do
+  :: atomic { rt < TMAX -> rt++ }
+  :: atomic {
+       losses < MAXLOSSES -> losses++;
+       for (n : 0 .. NN - 1) {
+         own[n] = 0; rexp[n] = 0; hw[n] = NONE
+       }
+       n = 0;
+       lostUntil = NONE; pendLoss = 1
+     }
+  od
+}
+
+init {
+  byte h;
+  atomic {
+    for (h : 0 .. NH - 1) {
+      inc[h] = h + 1; pos[h] = NONE; start[h] = NONE; dl[h] = NONE; rdl[h] = NONE;
+      bexp[h] = NONE
+    }
+    /* holders 0 and 1 acquired ids 0 and 1 at time 0 */
+    for (h : 0 .. NN - 1) {
+      own[h] = h + 1; rexp[h] = TTL;
+#ifndef NO_HWM
+      hw[h] = TTL - MARGIN;
+#else
+      hw[h] = NONE;
+#endif
+     
+      lease[h] = 1; bound[h] = 1; node[h] = h; dl[h] = TTL - MARGIN; rdl[h] = TTL - MARGIN;
+      bexp[h] = TTL
+    }
+    h = 0;
+    run World();
+    for (h : 0 .. NH - 1) {
+      run Holder(h)
+    }
+  }
+}
