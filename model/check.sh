@@ -22,7 +22,7 @@ run() {
   rm -rf "$dir" && mkdir -p "$dir"
   cp "$here/lease.pml" "$dir/"
   (cd "$dir" && spin -a "$@" lease.pml >/dev/null &&
-    gcc -O2 -w -DSAFETY $search -DMEMLIM=2500 -DCOLLAPSE -o pan pan.c &&
+    gcc -O2 -w -DSAFETY $search -DMEMLIM=4000 -DCOLLAPSE -o pan pan.c &&
     nice -n 10 ./pan -m100000 -c1 >pan.out 2>&1) || true
   grep -E "State-vector|states, stored|elapsed time|assertion violated" "$dir/pan.out" |
     sed "s/^/  $name: /"
