@@ -276,7 +276,8 @@ ensure_services() {
 # some tests start (PrivateMariaDb, the torture harness: mariadb-install-db, mariadbd, mariadb-dump),
 # needed also where the shared server on 3306 answers and so was not installed above
 # (mariadb-server-core has the server without a service that starts on installation), and etcdctl
-# for the torture harness's etcd snapshots (registry-rollback). Installed
+# for the torture harness's etcd snapshots (registry-rollback), and SPIN with gcc for the lease
+# model's check (model/check.sh). Installed
 # when missing; with CI=true one that is still missing fails the run, as a service does (the tests
 # that need them fail too, never skip).
 
@@ -287,7 +288,8 @@ _tool_have() {
 _tools_ensure() {
   local log="$SERVICES_LOG_DIR/tools.log"
   local -a tools=(faketime:faketime iptables:iptables mariadbd:mariadb-server-core
-    mariadb-install-db:mariadb-server-core mariadb-dump:mariadb-client etcdctl:etcd-client)
+    mariadb-install-db:mariadb-server-core mariadb-dump:mariadb-client etcdctl:etcd-client
+    spin:spin gcc:gcc)
   local -a missing=()
   local entry
   for entry in "${tools[@]}"; do

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Serve IDs over HTTP: GET /id, /ids?count=N, /decode/{id}, /health, /metrics.",
+      "Serve IDs over HTTP: GET /id, /ids?count=N, /decode/{id}, /range, /health, /metrics.",
       "Stops gracefully on SIGTERM or Ctrl-C: requests in flight finish, then the node lease is"
           + " released. Exit code 0, or 1 if --stop-timeout cut requests off."
     })

@@ -3,6 +3,7 @@ package io.snowid.spring.boot;
 import io.snowid.InvalidSettingException;
 import io.snowid.SnowIdException;
 import io.snowid.lease.Secrets;
+import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -29,8 +30,22 @@ final class SnowIdFailureAnalyzer extends AbstractFailureAnalyzer<SnowIdExceptio
     }
     return new FailureAnalysis(
         description,
-        "Make the node source of snowid.node reachable, or choose another one: without a node id"
+        "Make the node source of "
+            + nodeProperty(rootFailure)
+            + " reachable, or choose another one: without a node id"
             + " no ID can be issued safely, so the application does not start.",
         cause);
+  }
+
+  /** {@code snowid.node}, or a named generator's node when its bean failed. */
+  private static String nodeProperty(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof BeanCreationException b
+          && b.getBeanName() != null
+          && b.getBeanName().startsWith("snowIdNode.")) {
+        return GeneratorNames.prefix(b.getBeanName().substring("snowIdNode.".length())) + "node";
+      }
+    }
+    return "snowid.node";
   }
 }

@@ -65,6 +65,20 @@ class GeneratorNamesTest {
   }
 
   @Test
+  void namedGeneratorsRegistryOutOfReach_theActionNamesItsNodeProperty(CapturedOutput output) {
+    assertThatThrownBy(
+            () ->
+                start(
+                    "snowid.generators.invoices.layout=sonyflake",
+                    "snowid.generators.invoices.node=redis://127.0.0.1:1?connectWait=0s"))
+        .isNotNull();
+
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Make the node source of snowid.generators.invoices.node reachable");
+  }
+
+  @Test
   void nameWithUpperCase_refusedWithTheAllowedForm(CapturedOutput output) {
     assertThatThrownBy(() -> start("snowid.generators.Invoices.layout=twitter")).isNotNull();
 
