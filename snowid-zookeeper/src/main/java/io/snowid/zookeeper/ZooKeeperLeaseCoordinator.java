@@ -91,6 +91,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       int recordVersion,
       long recordCzxid,
       long mzxid,
+      int memoryVersion,
       IdRecord record) {}
 
   private final ZooKeeperSettings settings;
@@ -370,7 +371,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     boolean lastDir = stat(v.get(6)) != null;
     Long last = stat(v.get(7)) == null ? null : id(Records.text(data(v.get(7))));
     boolean createdDir = stat(v.get(8)) != null;
-    boolean remembered = stat(v.get(9)) != null;
+    Stat memory = stat(v.get(9));
+    boolean remembered = memory != null;
     Judgment j =
         Judgment.of(
             new Judgment.View(
@@ -441,8 +443,15 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     if (!createdDir) {
       ops.add(Op.create(path("registry/ns"), EMPTY, acl, CreateMode.PERSISTENT));
     }
+    int memoryVersion;
     if (!remembered) { // its creation, or an acquisition on a chroot without the memory
       ops.add(Op.create(created(request.namespace()), EMPTY, acl, CreateMode.PERSISTENT));
+      memoryVersion = 0;
+    } else if (stateStat == null) { // made again: the holders of its earlier nodes write no more
+      ops.add(Op.setData(created(request.namespace()), EMPTY, memory.getVersion()));
+      memoryVersion = memory.getVersion() + 1;
+    } else {
+      memoryVersion = memory.getVersion();
     }
     ops.add(touch(path("written"), stat(v.get(1)) != null));
     ops.add(
@@ -501,6 +510,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             oldVersion + 1,
             recordStat == null ? zxid : recordStat.getCzxid(),
             zxid,
+            memoryVersion,
             record));
     String reason =
         j.loss().isEmpty()
@@ -658,6 +668,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             st.getVersion(),
             h.recordCzxid(),
             st.getMzxid(),
+            h.memoryVersion(),
             next));
     return new Lease(
         lease.namespace(),
@@ -680,14 +691,18 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   }
 
   /**
-   * A renewal's transaction: both nodes at the versions this holder wrote last, and the touches.
+   * A renewal's transaction: both nodes at the versions this holder wrote last, and the touches;
+   * only while the namespace is the one its acquisition wrote in (the chroot's memory of it at the
+   * version then: a namespace made again after a deletion has nodes at versions that start at 0
+   * again, which a version alone cannot tell from this holder's).
    */
   private List<Op> renewal(String ns, Lease lease, Held h, IdRecord next) {
     return List.of(
         Op.setData(ns + "/held/" + lease.nodeId(), Records.join(lease.token()), h.heldVersion()),
         Op.setData(ns + "/ids/" + lease.nodeId(), next.bytes(), h.recordVersion()),
         Op.setData(ns + "/written", EMPTY, -1),
-        Op.setData(path("written"), EMPTY, -1));
+        Op.setData(path("written"), EMPTY, -1),
+        Op.check(created(lease.namespace()), h.memoryVersion()));
   }
 
   /**
@@ -724,6 +739,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
         rs.getVersion(),
         h.recordCzxid(),
         rs.getMzxid(),
+        h.memoryVersion(),
         rec);
   }
 
@@ -880,7 +896,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
             Op.setData(
                 ns + "/ids/" + lease.nodeId(), r.releasedWith(hw).bytes(), h.recordVersion()),
             Op.setData(ns + "/written", EMPTY, -1),
-            Op.setData(path("written"), EMPTY, -1)));
+            Op.setData(path("written"), EMPTY, -1),
+            Op.check(created(lease.namespace()), h.memoryVersion())));
     // not ours any more (taken after a loss): nothing to release
   }
 

@@ -154,6 +154,35 @@ class ZooKeeperRegistryLossTest {
   }
 
   /**
+   * The namespace's nodes deleted under a live holder and made again by a newcomer: the new nodes'
+   * versions start at 0 again, as the holder's did. The holder's renewal must not write them (it
+   * fences), and the newcomer keeps its record and renews.
+   */
+  @Test
+  void renew_namespaceMadeAgainByANewcomer_doesNotWriteTheNewcomersNodes() throws Exception {
+    TestZooKeeper.putInService(TestZooKeeper.SHARED, root);
+    ZooKeeperLeaseCoordinator holder = open();
+    Lease a = holder.acquire(request("a", 10_000, LeaseLimits.DEFAULT));
+    deleteNodes("/ns/ns");
+    ZooKeeperLeaseCoordinator newcomer = open();
+    Lease b = newcomer.acquire(request("b", 10_000, LeaseLimits.DEFAULT));
+    assertThat(b.nodeId()).isEqualTo(a.nodeId());
+
+    assertThatThrownBy(() -> holder.renew(a, terms(10_000)))
+        .isInstanceOf(LeaseTakenException.class);
+
+    try (ZooKeeper zk = TestZooKeeper.client(TestZooKeeper.SHARED)) {
+      String record =
+          new String(
+              zk.getData(root + "/ns/ns/ids/" + b.nodeId(), false, null),
+              java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(record).as("the newcomer's record").contains(b.token()).doesNotContain(a.token());
+    }
+    Lease renewed = newcomer.renew(b, terms(10_000));
+    assertThat(renewed.nodeId()).isEqualTo(b.nodeId());
+  }
+
+  /**
    * A renewal that the ensemble applied but answered too late leaves the nodes one version ahead of
    * what the holder knows, written by its own session with its own token: the next renewal takes
    * them up, is no loss, and records none.
