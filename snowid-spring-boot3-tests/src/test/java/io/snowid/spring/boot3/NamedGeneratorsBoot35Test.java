@@ -41,6 +41,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "snowid.lease.ttl=1s",
       "snowid.lease.max-ttl=1s",
       "snowid.lease.max-skew=1s",
+      // a datacenter of its own: the other class's context stays open in this JVM (Spring's
+      // context cache), and one JVM's live generators never share node values
+      "snowid.fields.datacenter=2",
       "snowid.generators.events.layout=sonyflake",
       "management.endpoints.web.exposure.include=health,metrics,snowid",
       "management.endpoint.health.show-details=always"

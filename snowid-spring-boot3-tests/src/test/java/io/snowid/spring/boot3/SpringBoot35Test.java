@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.snowid.IdGenerator;
+import io.snowid.Snowflake;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,6 +45,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "snowid.lease.ttl=1s",
       "snowid.lease.max-ttl=1s",
       "snowid.lease.max-skew=1s",
+      // a datacenter of its own: the other class's context stays open in this JVM (Spring's
+      // context cache), and one JVM's live generators never share node values
+      "snowid.fields.datacenter=1",
       "management.endpoints.web.exposure.include=health,metrics",
       "management.endpoint.health.show-details=always"
     })
@@ -55,6 +60,7 @@ class SpringBoot35Test {
   @LocalServerPort int port;
   @Autowired Items items;
   @Autowired IdGenerator ids;
+  @Autowired Snowflake snowflake;
 
   @AfterAll
   static void dropTheLeaseTable() throws Exception {
@@ -105,6 +111,9 @@ class SpringBoot35Test {
 
   @Test
   void health_overHttp_hasSnowidUp() throws Exception {
+    // a new lease table: the first lease starts after maxTtl + maxSkew + 1s, and health says DOWN
+    // until then
+    assertThat(snowflake.awaitReady(Duration.ofSeconds(30))).isTrue();
     HttpResponse<String> health = get("/actuator/health");
 
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
