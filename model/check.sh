@@ -12,7 +12,8 @@ mkdir -p "$out"
 command -v spin >/dev/null || { echo "spin not found: apt-get install -y spin" >&2; exit 2; }
 
 # the default bounds: one holder and a newcomer on one id, every fault once
-BOUNDS=(-DNH=2 -DNN=1 -DTTL=2 -DTMAX=4)
+BOUNDS=(-DNH=2 -DNN=1 -DTTL=2)
+TMAX=4
 
 # run NAME DEFINES...: compiles and searches; prints the numbers; returns 1 on an error found
 run() {
@@ -34,20 +35,27 @@ run() {
     return 0
   fi
   (cd "$dir" && spin -t -p -g "$@" lease.pml >trail.txt 2>&1) || true
-  echo "  $name: trail: $dir/trail.txt ($(grep -cE '^ *[0-9]+:' "$dir/trail.txt") steps)"
+  # the trail's events, one line each (the model's printf lines)
+  (cd "$dir" && spin -t "$@" lease.pml 2>&1 | sed -nE 's/^ *(rt [0-9]+: .*)/\1/p' >story.txt) || true
+  echo "  $name: trail: $dir/trail.txt ($(grep -cE '^ *[0-9]+:' "$dir/trail.txt") steps); its events:"
+  sed "s/^/    /" "$dir/story.txt"
   return 1
 }
 
 if [[ "${1:-}" == "--removals" ]]; then
   shift
   status=0
-  # NO_SKEW needs a clock ahead by more than skew + slack + margin + 1: offsets up to 5
   for m in NO_HWM NO_SENT NO_FENCE NO_SKEW NO_WAIT NO_LOSTWAIT; do
-    extra=()
-    [[ $m == NO_SKEW ]] && extra=(-DOFFMAX=5 -DMAXRESTARTS=0)
     # breadth first: the shortest trail
+    search=-DBFS extra=(-DTMAX=$TMAX)
+    if [[ $m == NO_SKEW ]]; then
+      # a holder ahead by more than ttl + skew + slack - margin + 1 as the registry loses its
+      # state: offsets up to 5, real time to 5, no restart; depth first (20 s, a trail of depth
+      # 94), as breadth first needs 9 GB (2 min, the shortest trail: depth 63)
+      search="" extra=(-DOFFMAX=5 -DMAXRESTARTS=0 -DTMAX=$((TMAX + 1)))
+    fi
     rc=0
-    run "$m" -DBFS "${BOUNDS[@]}" "${extra[@]}" "-D$m" "$@" || rc=$?
+    run "$m" "$search" "${BOUNDS[@]}" "${extra[@]}" "-D$m" "$@" || rc=$?
     case $rc in
       1) echo "$m: counterexample found" ;;
       0) echo "$m: no counterexample: the removal shows nothing" >&2; status=1 ;;
@@ -59,7 +67,7 @@ fi
 
 start=$(date +%s)
 rc=0
-run all "" "${BOUNDS[@]}" "$@" || rc=$?
+run all "" "${BOUNDS[@]}" -DTMAX=$TMAX "$@" || rc=$?
 case $rc in
   0) echo "lease model: no violation ($(($(date +%s) - start)) s)" ;;
   1) echo "lease model: VIOLATION" >&2; exit 1 ;;

@@ -152,6 +152,7 @@ end:
        ) ->
        assert(rt < bexp[h]);          /* fenced */
        tu[h] = CLK(h); tn[h] = node[h];
+       printf("rt %d: holder %d (process %d) takes unit %d on node %d\n", rt, h, inc[h], tu[h], tn[h]);
 #ifdef GAP
        taking[h] = 1                  /* paused between the checks and the CAS */
      }
@@ -162,7 +163,10 @@ end:
        if
        :: !chg[h] ->                   /* node.current == b: the ID is returned */
           if
-          :: watching && wn == tn[h] && wu == tu[h] -> assert(wi == inc[h])   /* unique */
+          :: watching && wn == tn[h] && wu == tu[h] ->
+          printf("rt %d: holder %d (process %d) issues (node %d, unit %d), issued by process %d\n",
+                 rt, h, inc[h], tn[h], tu[h], wi);
+          assert(wi == inc[h])                                       /* unique */
           :: else ->
              if
              :: !watching -> watching = 1; wn = tn[h]; wu = tu[h]; wi = inc[h]
@@ -183,7 +187,8 @@ end:
        sent[h] = CLK(h); sentRt[h] = rt;
 #ifndef NO_LOSTWAIT
        if
-       :: pendLoss -> lostUntil = MAX(lostUntil, rt + LOSTWAIT)   /* no state: a loss */
+       :: pendLoss -> lostUntil = MAX(lostUntil, rt + LOSTWAIT);  /* no state: a loss */
+          printf("rt %d: the registry finds no state: lostUntil %d\n", rt, lostUntil)
        :: else
        fi;
 #endif
@@ -204,12 +209,17 @@ end:
           hw[n] = rstart[h];
 #endif
           rnode[h] = n;
+          printf("rt %d: holder %d asks at clock %d: granted node %d, start %d, expiry %d, mark %d\n",
+                 rt, h, sent[h], n, rstart[h], rexp[n], hw[n]);
           phase[h] = ACQ_DONE
        :: else -> CLEAR_REPLY(h)                                  /* all held */
        fi;
        n = 0
      }
-  :: atomic { phase[h] == ACQ_DONE -> phase[h] = IDLE; CLEAR_REPLY(h) }  /* reply dropped */
+  :: atomic {                                                    /* reply dropped */
+       phase[h] == ACQ_DONE -> phase[h] = IDLE; CLEAR_REPLY(h);
+       printf("rt %d: holder %d: the grant's reply is lost\n", rt, h)
+     }
   :: atomic {
        phase[h] == ACQ_DONE ->
        recv = CLK(h);
@@ -220,8 +230,11 @@ end:
           dl[h] = FROM(h) + TTL - MARGIN;
           rdl[h] = FROM_RT(h) + TTL - MARGIN;
           start[h] = rstart[h];
-          bexp[h] = sentRt[h] + TTL
+          bexp[h] = sentRt[h] + TTL;
+          printf("rt %d: holder %d binds node %d at clock %d: units > %d and < %d, until rt %d\n",
+                 rt, h, node[h], recv, start[h], dl[h], rdl[h])
        :: else ->                                                  /* released, refused */
+          printf("rt %d: holder %d refuses the grant (skew) at clock %d\n", rt, h, recv);
           if
           :: own[rnode[h]] == h + 1 -> own[rnode[h]] = 0; hw[rnode[h]] = rstart[h]
           :: else
@@ -242,12 +255,18 @@ end:
 #ifndef NO_HWM
           hw[node[h]] = MAX(hw[node[h]], MAX(sent[h] + TTL - MARGIN, pos[h]));
 #endif
-          bexp[h] = rexp[node[h]]
-       :: else
+          bexp[h] = rexp[node[h]];
+          printf("rt %d: holder %d renews node %d at clock %d: expiry %d, mark %d\n",
+                 rt, h, node[h], sent[h], rexp[node[h]], hw[node[h]])
+       :: else ->
+          printf("rt %d: holder %d renews at clock %d: not its lease\n", rt, h, sent[h])
        fi;
        phase[h] = REN_DONE
      }
-  :: atomic { phase[h] == REN_DONE -> phase[h] = IDLE; rok[h] = 0; CLEAR_REPLY(h) }  /* reply dropped */
+  :: atomic {                                                    /* reply dropped */
+       phase[h] == REN_DONE -> phase[h] = IDLE; rok[h] = 0; CLEAR_REPLY(h);
+       printf("rt %d: holder %d: the renewal's reply is lost\n", rt, h)
+     }
   :: atomic {
        phase[h] == REN_DONE ->
        recv = CLK(h);
@@ -255,14 +274,18 @@ end:
        :: rok[h] && SKEWCHECK(h, recv) ->
           publish(h);
           dl[h] = MAX(dl[h], FROM(h) + TTL - MARGIN);   /* never moved back */
-          rdl[h] = FROM_RT(h) + TTL - MARGIN
+          rdl[h] = FROM_RT(h) + TTL - MARGIN;
+          printf("rt %d: holder %d renewed at clock %d: units < %d, until rt %d\n",
+                 rt, h, recv, dl[h], rdl[h])
        :: rok[h] && !SKEWCHECK(h, recv) ->              /* fence; keeps the lease, retries */
           publish(h);
-          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt
+          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;
+          printf("rt %d: holder %d fenced (skew) at clock %d\n", rt, h, recv)
        :: !rok[h] ->                                    /* LeaseTakenException: fence, acquire */
           publish(h);
           dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;
-          lease[h] = 0
+          lease[h] = 0;
+          printf("rt %d: holder %d fenced (lease taken)\n", rt, h)
        fi;
        recv = 0; rok[h] = 0; CLEAR_REPLY(h);
        phase[h] = IDLE
@@ -273,16 +296,19 @@ end:
        steps < MAXSTEPS -> steps++;
        select(n : 0 .. 2 * OFFMAX);
        off[h] = n - OFFMAX;
-       n = 0
+       n = 0;
+       printf("rt %d: holder %d's clock steps to rt %d\n", rt, h, off[h])
      }
   :: atomic {                                           /* crash, or close and release; restart */
        restarts < MAXRESTARTS && !taking[h] -> restarts++;
        if
-       :: true                                          /* SIGKILL: nothing released */
+       :: true ->                                       /* SIGKILL: nothing released */
+          printf("rt %d: holder %d is killed\n", rt, h)
        :: lease[h] && own[node[h]] == h + 1 ->          /* close: fence, then release */
           own[node[h]] = 0;
           hw[node[h]] = MAX(pos[h], start[h]);          /* release.lua: max(issued, base) */
-          releases++
+          releases++;
+          printf("rt %d: holder %d closes: releases node %d, mark %d\n", rt, h, node[h], hw[node[h]])
        fi;
        /* the restarted process's clock may be set back */
        n = 0;
@@ -290,6 +316,7 @@ end:
        off[h] = MAX(off[h] - n, -OFFMAX);
        n = 0;
        inc[h] = inc[h] + NH;
+       printf("rt %d: holder %d restarts as process %d, clock at rt %d\n", rt, h, inc[h], off[h]);
        lease[h] = 0; bound[h] = 0; phase[h] = IDLE; pos[h] = NONE; start[h] = NONE;
        dl[h] = NONE; rdl[h] = NONE; node[h] = 0; bexp[h] = NONE; chg[h] = 0;
        CLEAR_REPLY(h); rok[h] = 0
@@ -309,7 +336,8 @@ end:
          own[n] = 0; rexp[n] = 0; hw[n] = NONE
        }
        n = 0;
-       lostUntil = NONE; pendLoss = 1
+       lostUntil = NONE; pendLoss = 1;
+       printf("rt %d: the registry loses its state\n", rt)
      }
   od
 }
