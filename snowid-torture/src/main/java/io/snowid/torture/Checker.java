@@ -95,8 +95,18 @@ final class Checker {
     this.holds = index(holdList);
   }
 
-  /** Checks the run in a directory the harness wrote. */
+  /** Checks the run in a directory the harness wrote; availability targets are reported only. */
   static Report check(Path runDir) throws IOException {
+    return check(runDir, false);
+  }
+
+  /**
+   * Checks the run in a directory the harness wrote.
+   *
+   * @param availability whether a missed availability target fails the run ({@code
+   *     --availability}); uniqueness always does
+   */
+  static Report check(Path runDir, boolean availability) throws IOException {
     Properties run = new Properties();
     try (InputStream in = Files.newInputStream(runDir.resolve("run.properties"))) {
       run.load(in);
@@ -112,6 +122,7 @@ final class Checker {
       c.report.namespaces.merge(h.namespace(), 1L, Long::sum);
     }
     c.report.run = run;
+    c.report.availabilityGate = availability;
     c.report.timeline = Timeline.load(runDir.resolve("timeline.txt"));
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
     c.passOne();
@@ -570,6 +581,7 @@ final class Checker {
     final List<String> notHeldExamples = new ArrayList<>();
     final Map<String, Long> namespaces = new TreeMap<>(); // namespace key -> holds
     final Map<FaultKind, Stall> stalls = new EnumMap<>(FaultKind.class);
+    boolean availabilityGate; // --availability: a missed target fails the run
 
     /** One worker process. */
     static final class Worker {
@@ -619,8 +631,39 @@ final class Checker {
           && namespaces.size() <= 1;
     }
 
+    /** Whether the run fails: uniqueness always, availability with {@code --availability}. */
     int exitCode() {
-      return passed() ? 0 : 1;
+      return passed() && (!availabilityGate || availabilityMisses().isEmpty()) ? 0 : 1;
+    }
+
+    /** The target of each fault kind in this run. */
+    Availability target(FaultKind kind) {
+      return Availability.of(
+          kind,
+          run.getProperty("coordinator", "file:"),
+          Long.parseLong(run.getProperty("ttlMillis", "2000")));
+    }
+
+    /** The kinds whose recoveries missed their target, each with its numbers. */
+    List<String> availabilityMisses() {
+      List<String> misses = new ArrayList<>();
+      stalls.forEach(
+          (kind, s) -> {
+            Availability t = target(kind);
+            long median = s.recoveryMicros(0.5);
+            long worst = s.recoveryMicros(1);
+            if (!t.met(median, worst)) {
+              misses.add(
+                  String.format(
+                      "%s (median %.3f s, target %.1f s; longest %.3f s, target %.1f s)",
+                      kind.label(),
+                      median / 1e6,
+                      t.medianMicros() / 1e6,
+                      worst / 1e6,
+                      t.worstMicros() / 1e6));
+            }
+          });
+      return misses;
     }
 
     String text() {
@@ -658,27 +701,52 @@ final class Checker {
               runs, overlappingRuns));
       sb.append(
           "faults applied; the longest stall (no IDs) of an affected worker slot that met one;"
-              + " from the fault's end to IDs again (median, longest):\n");
+              + " from the fault's end to IDs again (median, longest) against its target:\n");
       stalls.forEach(
-          (kind, s) ->
+          (kind, s) -> {
+            Availability t = target(kind);
+            long median = s.recoveryMicros(0.5);
+            long worst = s.recoveryMicros(1);
+            sb.append(
+                String.format(
+                    "  %-18s %4d  longest stall %8.3f s  after healing %7.3f s, %7.3f s"
+                        + "  target %5.1f s, %5.1f s: %s%n",
+                    kind.label(),
+                    s.count,
+                    s.longestMicros / 1e6,
+                    median / 1e6,
+                    worst / 1e6,
+                    t.medianMicros() / 1e6,
+                    t.worstMicros() / 1e6,
+                    t.met(median, worst) ? "met" : "MISSED"));
+            if (!t.needed().isEmpty()) {
               sb.append(
                   String.format(
-                      "  %-18s %4d  longest stall %8.3f s  after healing %7.3f s, %7.3f s%n",
-                      kind.label(),
-                      s.count,
-                      s.longestMicros / 1e6,
-                      s.recoveryMicros(0.5) / 1e6,
-                      s.recoveryMicros(1) / 1e6)));
+                      "  %-18s       (the target includes the wait: %s)%n", "", t.needed()));
+            }
+          });
       sb.append(
           String.format(
               "longest stall not explained by a fault: %.3f s %s%n",
               unexplainedMicros / 1e6, unexplainedAt));
+      List<String> misses = availabilityMisses();
       sb.append(
-          String.format(
-              "result: %s%n",
-              passed()
-                  ? "PASS"
-                  : total == 0 ? "FAIL (no IDs were issued: nothing was tested)" : "FAIL"));
+          misses.isEmpty()
+              ? "availability: every target met\n"
+              : "availability: targets missed"
+                  + (availabilityGate ? "" : " (reported; --availability makes them fail the run)")
+                  + ": "
+                  + String.join("; ", misses)
+                  + "\n");
+      String result;
+      if (!passed()) {
+        result = total == 0 ? "FAIL (no IDs were issued: nothing was tested)" : "FAIL";
+      } else if (availabilityGate && !misses.isEmpty()) {
+        result = "FAIL (availability)";
+      } else {
+        result = "PASS";
+      }
+      sb.append(String.format("result: %s%n", result));
       return sb.toString();
     }
 

@@ -23,7 +23,9 @@ record Options(
     String netPrefix,
     int net,
     Layout layout,
-    Path check) {
+    Path check,
+    boolean availability,
+    boolean everyKind) {
 
   /**
    * The fleet's layout, the one the checker decodes with: a clockback field, so that workers of
@@ -51,7 +53,9 @@ record Options(
         Runs a fleet of worker JVMs that take IDs as fast as they can through one lease
         coordinator, applies a seeded schedule of faults, and checks every ID: duplicates,
         per-process order, IDs under node values the process did not hold (by the registry's
-        own records). Exit code 0 only when all three are 0; 1 otherwise; 2 for bad options.
+        own records), and reports each fault kind's recovery against its availability target.
+        Exit code 0 only when all three are 0 (and, with --availability, every target is met);
+        1 otherwise; 2 for bad options.
 
           --coordinator URI  file: | redis:// | jdbc:postgresql:// | jdbc:mariadb:// |
                              zookeeper:// | etcd:// (default file:). The harness always starts
@@ -67,6 +71,8 @@ record Options(
                              a network coordinator; 500..60000), and every worker's maxTtl
                              (maxSkew is 1 s)
           --faults LIST      comma-separated fault kinds (default: every kind that applies)
+          --every-kind       the first faults are one of each kind, in the order of --faults,
+                             then kinds are drawn at random (for short runs)
           --budget SIZE      disk for the IDs of the run (default 2g): each worker slot may
                              write budget / (workers x seconds) per second on average; beyond
                              that it is rate-limited (never sampled: every ID issued is checked)
@@ -83,6 +89,13 @@ record Options(
                              the report name the configuration of each slot
           --no-mixed         every slot runs worker=7, leased
           --check DIR        only run the checker on a run directory kept before
+          --availability     a fault kind whose recoveries (from the fault's end to IDs
+                             again) miss their target fails the run too (exit 1); without
+                             it the targets are reported only. Target: median <= 2 s and
+                             longest <= --ttl, each plus the wait uniqueness needs after
+                             the kind (the report names it): kill ttl - margin; a registry
+                             that lost its state (registry-rollback, Redis's restart)
+                             maxTtl + 2 x maxSkew + 1 s
 
         Fault kinds:
         """);
@@ -121,10 +134,20 @@ record Options(
     boolean keep = false;
     boolean mixed = true;
     Path check = null;
+    boolean availability = false;
+    boolean everyKind = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("--keep")) {
         keep = true;
+        continue;
+      }
+      if (a.equals("--availability")) {
+        availability = true;
+        continue;
+      }
+      if (a.equals("--every-kind")) {
+        everyKind = true;
         continue;
       }
       if (a.equals("--mixed") || a.equals("--no-mixed")) {
@@ -172,7 +195,9 @@ record Options(
         "snt" + (pid % 10_000),
         (int) (pid % 200) + 20,
         Layout.parse(LAYOUT),
-        check);
+        check,
+        availability,
+        everyKind);
   }
 
   /** The registry kind of a coordinator URI. */

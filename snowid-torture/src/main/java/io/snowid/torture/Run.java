@@ -23,6 +23,16 @@ import java.util.concurrent.TimeUnit;
  * failure) removes every process, namespace and registry instance it made.
  */
 final class Run implements AutoCloseable {
+  /** Every worker's maxSkew. */
+  static final long MAX_SKEW_MILLIS = 1_000;
+
+  /**
+   * Every worker's maxTtl in a run with lease time {@code ttlMillis}: the lease time, at least 1 s.
+   */
+  static long maxTtlMillis(long ttlMillis) {
+    return Math.max(ttlMillis, 1_000);
+  }
+
   private final Options options;
   private final Path dir;
   private final Timeline timeline = new Timeline();
@@ -128,7 +138,8 @@ final class Run implements AutoCloseable {
             options.seconds(),
             options.workers(),
             hosts == null ? 0 : hosts.count(),
-            options.ttlMillis());
+            options.ttlMillis(),
+            options.everyKind());
     StringBuilder schedule = new StringBuilder();
     for (Fault f : plan) {
       schedule.append(f.describe()).append('\n');
@@ -203,7 +214,7 @@ final class Run implements AutoCloseable {
     Files.writeString(dir.resolve("holds.txt"), holds);
     say("holds from %s", registry.holdsSource());
     say("checking");
-    Checker.Report report = Checker.check(dir);
+    Checker.Report report = Checker.check(dir, options.availability());
     StringBuilder text = new StringBuilder();
     notes.forEach(n -> text.append("note: ").append(n).append('\n'));
     text.append("holds from ").append(registry.holdsSource()).append('\n');
@@ -220,7 +231,11 @@ final class Run implements AutoCloseable {
     // limits as tight as the lease time: after a registry loss the workers wait out
     // maxTtl + 2 × maxSkew + 1 s, not the default 41 s; each slot adds its own ttl (NodeSetup)
     String leaseOptions =
-        "namespace=torture&maxTtl=" + Math.max(options.ttlMillis(), 1_000) + "ms&maxSkew=1s";
+        "namespace=torture&maxTtl="
+            + maxTtlMillis(options.ttlMillis())
+            + "ms&maxSkew="
+            + MAX_SKEW_MILLIS
+            + "ms";
     return switch (options.coordinator()) {
       case "file:" -> new FileRegistry(dir.resolve("leases"), leaseOptions);
       case "redis://" ->

@@ -18,7 +18,23 @@ final class Schedule {
    */
   static List<Fault> plan(
       long seed, List<FaultKind> kinds, long seconds, int slots, int hosts, long ttlMillis) {
+    return plan(seed, kinds, seconds, slots, hosts, ttlMillis, false);
+  }
+
+  /**
+   * @param everyKind whether the first faults are one of each kind, in the order given (as far as
+   *     the run is long enough), before the kinds are drawn at random
+   */
+  static List<Fault> plan(
+      long seed,
+      List<FaultKind> kinds,
+      long seconds,
+      int slots,
+      int hosts,
+      long ttlMillis,
+      boolean everyKind) {
     List<Fault> plan = new ArrayList<>();
+    List<FaultKind> first = new ArrayList<>(everyKind ? kinds : List.of());
     if (kinds.isEmpty()) {
       return plan;
     }
@@ -34,7 +50,7 @@ final class Schedule {
       if (t >= end) {
         break;
       }
-      FaultKind kind = kinds.get(r.nextInt(kinds.size()));
+      FaultKind kind = first.isEmpty() ? kinds.get(r.nextInt(kinds.size())) : first.get(0);
       long duration = duration(kind, r, ttlMillis);
       long magnitude = magnitude(kind, r, ttlMillis);
       if (t + duration > end) {
@@ -61,6 +77,7 @@ final class Schedule {
         slotFree[target] = t + duration + ttlMillis;
       }
       plan.add(new Fault(t, kind, target, duration, magnitude));
+      first.remove(kind);
     }
     return plan;
   }

@@ -32,7 +32,7 @@ public final class Torture {
   static int run(Options options) {
     try {
       if (options.check() != null) {
-        Checker.Report report = Checker.check(options.check());
+        Checker.Report report = Checker.check(options.check(), options.availability());
         System.out.print(report.text());
         return report.exitCode();
       }

@@ -349,4 +349,69 @@ class CheckerTest {
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.text()).contains("nothing was tested");
   }
+
+  /** IDs of slot 0 every 50 ms until 10 s, then none until 18.5 s, then every 50 ms to 20 s. */
+  private void stallOfEightAndAHalfSecondsAfterTenSeconds(String coordinator) throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=" + coordinator + "\nttlMillis=5000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 30_000);
+    List<Long> pairs = new ArrayList<>();
+    for (long ms = 0; ms <= 20_000; ms += 50) {
+      if (ms <= 10_000 || ms >= 18_500) {
+        pairs.add(id(ms, 3, 0));
+        pairs.add(ms);
+      }
+    }
+    worker("w0-0", pairs.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  @Test
+  void check_recoveryAfterAClockStepBeyondItsTarget_reportedMissedAndFailsOnlyWithAvailability()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    fault(FaultKind.CLOCK_FORWARD, 10_000, 10_500, 3000);
+    Files.write(dir.resolve("holds.txt"), holds);
+
+    Checker.Report reported = Checker.check(dir);
+    Checker.Report gated = Checker.check(dir, true);
+
+    assertThat(reported.text())
+        .contains("after healing   8.000 s,   8.000 s  target   2.0 s,   5.0 s: MISSED")
+        .contains("availability: targets missed (reported; --availability makes them fail")
+        .contains("clock-forward (median 8.000 s, target 2.0 s; longest 8.000 s, target 5.0 s)")
+        .contains("result: PASS");
+    assertThat(reported.exitCode()).isZero();
+    assertThat(gated.text()).contains("result: FAIL (availability)");
+    assertThat(gated.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void check_registryRestartOfRedisWithinTheLossWait_meetsItsTarget() throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("redis://");
+    fault(FaultKind.REGISTRY_RESTART, 10_000, 10_500, 500);
+
+    Checker.Report r = check();
+
+    // Redis comes back empty: its target includes maxTtl + 2 × maxSkew + 1 s = 8 s
+    assertThat(r.text())
+        .contains("target  10.0 s,  13.0 s: met")
+        .contains("maxTtl + 2 × maxSkew + 1 s = 8.0 s")
+        .contains("availability: every target met");
+    assertThat(Checker.check(dir, true).exitCode()).isZero();
+  }
+
+  @Test
+  void check_registryRestartOfPostgresqlAsLongAsRedisAfterItsLoss_missesItsTarget()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    fault(FaultKind.REGISTRY_RESTART, 10_000, 10_500, 500);
+
+    Checker.Report r = check();
+
+    // PostgreSQL keeps its rows through a restart: no wait is needed
+    assertThat(r.text()).contains("target   2.0 s,   5.0 s: MISSED");
+    assertThat(Checker.check(dir, true).exitCode()).isEqualTo(1);
+  }
 }

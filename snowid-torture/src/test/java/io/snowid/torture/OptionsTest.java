@@ -33,6 +33,13 @@ class OptionsTest {
   }
 
   @Test
+  void parse_availability_offByDefaultOnWhenGiven() throws Exception {
+    assertThat(Options.parse().availability()).isFalse();
+    assertThat(Options.parse("--availability", "--seconds", "600").availability()).isTrue();
+    assertThat(Options.help()).contains("--availability");
+  }
+
+  @Test
   void parse_noMixed_oneConfigurationInEverySlot() throws Exception {
     assertThat(Options.parse("--no-mixed").mixed()).isFalse();
     assertThat(Options.parse("--no-mixed", "--mixed").mixed()).isTrue();

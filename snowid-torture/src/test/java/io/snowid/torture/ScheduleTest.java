@@ -38,4 +38,16 @@ class ScheduleTest {
       assertThat(f.atMillis() + f.durationMillis()).isLessThanOrEqualTo(600_000 - 3_000);
     }
   }
+
+  @Test
+  void plan_everyKind_beginsWithOneOfEachKindInTheOrderGiven() {
+    List<FaultKind> kinds =
+        List.of(FaultKind.REGISTRY_RESTART, FaultKind.CLOCK_FORWARD, FaultKind.KILL);
+
+    List<Fault> plan = Schedule.plan(20261123L, kinds, 25, 4, 0, 2000, true);
+
+    assertThat(plan).extracting(Fault::kind).startsWith(kinds.toArray(FaultKind[]::new));
+    assertThat(Schedule.plan(20261123L, kinds, 25, 4, 0, 2000, false))
+        .isEqualTo(Schedule.plan(20261123L, kinds, 25, 4, 0, 2000));
+  }
 }
