@@ -53,6 +53,11 @@ record Availability(long medianMicros, long worstMicros, String needed) {
         why.isEmpty() ? "" : why + waitMillis / 1000.0 + " s");
   }
 
+  /** The wait uniqueness needs after such a fault, in microseconds (0 if none). */
+  long waitMicros() {
+    return medianMicros - MEDIAN_MICROS;
+  }
+
   /** Whether a kind's recoveries, median and worst, met this target. */
   boolean met(long medianMicros, long worstMicros) {
     return medianMicros <= this.medianMicros && worstMicros <= this.worstMicros;

@@ -527,21 +527,38 @@ final class Checker {
       Report.Stall s = report.stalls.computeIfAbsent(f.kind(), k -> new Report.Stall());
       s.count++;
       long recovery = 0;
+      int slowest = -1;
+      long[] slowestGap = null;
+      int counted = 0;
       for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
         if (!f.affects(e.getKey())) {
           continue;
         }
+        boolean held = false;
         for (long[] g : e.getValue()) {
           if (g[0] <= f.toMicros() && g[1] >= f.fromMicros()) {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
             if (g[0] <= f.toMicros() && g[1] > f.toMicros()) {
-              recovery = Math.max(recovery, g[1] - f.toMicros());
+              held = heldByAnother(f, e.getKey(), g);
+              if (!held && g[1] - f.toMicros() > recovery) {
+                recovery = g[1] - f.toMicros();
+                slowest = e.getKey();
+                slowestGap = g;
+              }
             }
             explained.add(g);
           }
         }
+        counted += held ? 0 : 1;
+      }
+      if (counted == 0) {
+        s.overlapped++; // every affected slot was held by another fault: no recovery of its own
+        continue;
       }
       s.recoveries.add(recovery);
+      if (slowestGap != null && recovery > report.target(f.kind()).medianMicros()) {
+        report.slowRecoveries.add(slowRecovery(f, slowest, slowestGap, recovery));
+      }
     }
     for (Map.Entry<Integer, List<long[]>> e : gaps.entrySet()) {
       for (long[] g : e.getValue()) {
@@ -553,11 +570,61 @@ final class Checker {
     }
   }
 
+  /**
+   * Whether another fault held {@code slot} longer than {@code f} did during its stall {@code gap}:
+   * one that met the stall and whose end, plus the wait uniqueness needs after it, comes after
+   * {@code f}'s (a pause that outlasts a registry restart, a kill whose replacement still waits for
+   * its predecessor's mark when the restart ends, a partition that begins while the slot has not
+   * yet recovered). The stall is then that fault's, measured from that fault's own end: a fault on
+   * every slot would otherwise take on the slowest of every other fault that overlaps it.
+   */
+  private boolean heldByAnother(FaultLog.Applied f, int slot, long[] gap) {
+    long held = f.toMicros() + report.target(f.kind()).waitMicros();
+    for (FaultLog.Applied o : report.faults) {
+      if (o != f
+          && o.affects(slot)
+          && o.fromMicros() <= gap[1]
+          && o.toMicros() >= gap[0]
+          && o.toMicros() + report.target(o.kind()).waitMicros() > held) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A recovery beyond its kind's median target: the slot that set it, when its stall began, and the
+   * other faults that met that slot during the stall (a recovery is the slowest affected slot's, so
+   * a fault on all slots inherits the stall of one that another fault held up).
+   */
+  private String slowRecovery(FaultLog.Applied f, int slot, long[] gap, long recovery) {
+    List<String> others = new ArrayList<>();
+    for (FaultLog.Applied o : report.faults) {
+      if (o != f && o.affects(slot) && o.fromMicros() <= gap[1] && o.toMicros() >= gap[0]) {
+        others.add(
+            String.format(
+                "%s %+.1f..%+.1f s",
+                o.kind().label(),
+                (o.fromMicros() - f.toMicros()) / 1e6,
+                (o.toMicros() - f.toMicros()) / 1e6));
+      }
+    }
+    return String.format(
+        "%s ending %s: %.3f s, slot %d, stalled since %+.3f s%s",
+        f.kind().label(),
+        report.at(f.toMicros()),
+        recovery / 1e6,
+        slot,
+        (gap[0] - f.toMicros()) / 1e6,
+        others.isEmpty() ? "" : "; also met: " + String.join(", ", others));
+  }
+
   /** What the checker found; {@link #exitCode()} is 0 only when every count is 0. */
   static final class Report {
     Properties run;
     Timeline timeline;
     List<FaultLog.Applied> faults = List.of();
+    final List<String> slowRecoveries = new ArrayList<>(); // beyond the kind's median target
     final List<Worker> workers = new ArrayList<>();
     long total;
     long duplicates;
@@ -598,6 +665,7 @@ final class Checker {
     /** Faults of one kind and the longest stall around them. */
     static final class Stall {
       int count;
+      int overlapped; // faults each of whose affected slots another fault held past its end
       long longestMicros;
       final List<Long> recoveries = new ArrayList<>(); // per fault: healed until IDs again
 
@@ -724,7 +792,18 @@ final class Checker {
                   String.format(
                       "  %-18s       (the target includes the wait: %s)%n", "", t.needed()));
             }
+            if (s.overlapped > 0) {
+              sb.append(
+                  String.format(
+                      "  %-18s       (%d not counted: another fault held each affected slot past"
+                          + " its end)%n",
+                      "", s.overlapped));
+            }
           });
+      if (!slowRecoveries.isEmpty()) {
+        sb.append("recoveries beyond their kind's median target (the slowest affected slot):\n");
+        slowRecoveries.forEach(r -> sb.append("  ").append(r).append('\n'));
+      }
       sb.append(
           String.format(
               "longest stall not explained by a fault: %.3f s %s%n",

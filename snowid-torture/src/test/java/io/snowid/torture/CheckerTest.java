@@ -414,4 +414,93 @@ class CheckerTest {
     assertThat(r.text()).contains("target   2.0 s,   5.0 s: MISSED");
     assertThat(Checker.check(dir, true).exitCode()).isEqualTo(1);
   }
+
+  /** Faults, in milliseconds: kind, slots ("0", "0,1" or "all"), from, to. */
+  private void faults(Object... kindSlotsFromTo) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < kindSlotsFromTo.length; i += 4) {
+      lines.add(
+          new FaultLog.Applied(
+                  (FaultKind) kindSlotsFromTo[i],
+                  -1,
+                  (long) kindSlotsFromTo[i + 2] * 1000,
+                  (long) kindSlotsFromTo[i + 3] * 1000,
+                  (String) kindSlotsFromTo[i + 1],
+                  0,
+                  "")
+              .line());
+    }
+    Files.write(dir.resolve("faults.log"), lines);
+  }
+
+  /** Slot 1 (w1-0) takes an ID every 50 ms to 20 s but for a stall from 10 s to {@code until}. */
+  private void slotOneStalledAfterTenSecondsUntil(long until) throws IOException {
+    hold("w1-0", 4, 0, 30_000);
+    List<Long> pairs = new ArrayList<>();
+    for (long ms = 0; ms <= 20_000; ms += 50) {
+      if (ms <= 10_000 || ms >= until) {
+        pairs.add(id(ms, 4, 0));
+        pairs.add(ms);
+      }
+    }
+    worker("w1-0", pairs.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  @Test
+  void check_registryRestartWithinAPauseThatOutlastsIt_countsOnlyTheSlotsThePauseDidNotHold()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    slotOneStalledAfterTenSecondsUntil(11_000);
+    faults(
+        FaultKind.PAUSE, "0", 9_000L, 18_000L, FaultKind.REGISTRY_RESTART, "all", 10_000L, 10_500L);
+
+    Checker.Report r = check();
+
+    // slot 0 stalls until 18.5 s because it was paused until 18 s: the pause's 0.5 s, not the
+    // restart's 8 s; the restart's own recovery is slot 1's
+    assertThat(r.text())
+        .contains("pause                 1  longest stall    8.500 s  after healing   0.500 s")
+        .contains("registry-restart      1  longest stall    8.500 s  after healing   0.500 s")
+        .contains("availability: every target met");
+  }
+
+  @Test
+  void check_registryRestartWithinAPartitionOfEverySlot_notCountedAsItsOwnRecovery()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    slotOneStalledAfterTenSecondsUntil(18_500);
+    faults(
+        FaultKind.PARTITION,
+        "0,1",
+        9_000L,
+        18_000L,
+        FaultKind.REGISTRY_RESTART,
+        "all",
+        10_000L,
+        10_500L);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("partition             1  longest stall    8.500 s  after healing   0.500 s")
+        .contains("(1 not counted: another fault held each affected slot past its end)")
+        .contains("availability: every target met");
+  }
+
+  @Test
+  void check_registryRestartRightAfterAKill_leavesTheReplacementsWaitToTheKill()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    slotOneStalledAfterTenSecondsUntil(11_000);
+    // the kill ended 0.1 s before the restart did; its replacement waits up to ttl - margin = 4 s
+    faults(
+        FaultKind.KILL, "0", 10_400L, 10_400L, FaultKind.REGISTRY_RESTART, "all", 10_000L, 10_500L);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("kill                  1  longest stall    8.500 s  after healing   8.100 s")
+        .contains("registry-restart      1  longest stall    8.500 s  after healing   0.500 s")
+        .doesNotContain("not counted");
+  }
 }
