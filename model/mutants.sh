@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Shows that each replay of the model's counterexamples (LeaseModelTrailsTest) catches the removal
-# of its mechanism in the code: in a scratch worktree of HEAD, removes one mechanism at a time as
-# model/lease.pml's -D options do, runs that mechanism's replay, and expects it to fail.
-# Usage: model/mutants.sh   (needs a built ~/.m2: run the README's test command once; ~2 min)
+# of its mechanism in the code: in a scratch worktree of HEAD (committed code, not the working
+# tree), removes one mechanism at a time as model/lease.pml's -D options do, runs the test that
+# replays it, and expects that test to fail.
+# Usage: model/mutants.sh   (needs a built ~/.m2: run the README's test command once; ~3 min)
 # docs/design.md, "A checked model of the lease".
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,14 +15,20 @@ holder=snowid-core/src/main/java/io/snowid/lease/LeaseHolder.java
 binding=snowid-core/src/main/java/io/snowid/NodeBinding.java
 registry=snowid-core/src/testFixtures/java/io/snowid/testkit/ScriptedRegistry.java
 
-# remove NAME: edits the code as the model's -DNAME does (one literal replacement, checked)
+# remove NAME: edits the code as the model's -DNAME does (one replacement, checked: text within a
+# line, or a whole line where the text starts with spaces)
 remove() {
   local file old new
   case $1 in
     NO_HWM) file=$holder old='new LeaseTerms(options.ttl(), sent, mayIssue),'
       new='new LeaseTerms(options.ttl(), sent, Long.MIN_VALUE),' ;;
+    NO_HWM_RENEW) file=$holder
+      old='new LeaseTerms(options.ttl(), sent, Math.max(mayIssue, listener.lastIssuedMillis())));'
+      new='new LeaseTerms(options.ttl(), sent, listener.lastIssuedMillis()));' ;;
     NO_SENT) file=$holder old='      long deadline = deadline(l, sent, mayIssue);'
       new='      sentNanos = time.nanoTime(); sent = received; mayIssue = sent + options.ttl().toMillis() - margin.toMillis(); long deadline = deadline(l, sent, mayIssue);' ;;
+    NO_SENT_ACQUIRE) file=$holder old='    long deadline = deadline(l, sent, mayIssue);'
+      new='    sentNanos = time.nanoTime(); sent = received; mayIssue = sent + options.ttl().toMillis() - margin.toMillis(); long deadline = deadline(l, sent, mayIssue);' ;;
     NO_FENCE) file=$binding old='return b.realTimeBound && time.nanoTime() - b.realLimitNanos >= 0;'
       new='return false;' ;;
     NO_SKEW) file=$holder old='    if (!coordinator.hasOwnClock()) {' new='    if (true) {' ;;
@@ -33,23 +40,29 @@ remove() {
   esac
   OLD=$old NEW=$new python3 - "$file" <<'P'
 import os, sys
-p = sys.argv[1]; s = open(p).read(); old = os.environ["OLD"]
+p = sys.argv[1]; s = open(p).read(); old = os.environ["OLD"]; new = os.environ["NEW"]
+if old.startswith(" "):
+    old, new = "\n" + old + "\n", "\n" + new + "\n"
 if s.count(old) != 1:
     sys.exit("the code to remove is not found once in " + p + ": " + old)
-open(p, "w").write(s.replace(old, os.environ["NEW"]))
+open(p, "w").write(s.replace(old, new))
 P
 }
 
 status=0
-for pair in NO_HWM:newcomerClockBehind NO_SENT:renewalReplyLater NO_FENCE:wallClockSteppedBack \
-  NO_SKEW:holderClockAhead NO_WAIT:newcomerInTheMillisecond NO_LOSTWAIT:registryLostUnderALiveHolder; do
+trails=LeaseModelTrailsTest
+for pair in NO_HWM:$trails#newcomerClockBehindOnAnExpiredId \
+  NO_HWM_RENEW:$trails#newcomerClockBehindOnAnIdExpiredAfterARenewal \
+  NO_SENT:$trails#renewalReplyLater NO_SENT_ACQUIRE:LeaseDeadlineTest#acquire_slowAnswer \
+  NO_FENCE:$trails#wallClockSteppedBack NO_SKEW:$trails#holderClockAhead \
+  NO_WAIT:$trails#newcomerInTheMillisecond NO_LOSTWAIT:$trails#registryLostUnderALiveHolder; do
   name=${pair%%:*} test=${pair#*:}
   git checkout -q -- snowid-core
   if ! remove "$name"; then status=1; continue; fi
-  ./mvnw -o -B -q -pl snowid-core verify -Dtest="LeaseModelTrailsTest#${test}*" \
+  nice -n 5 ./mvnw -o -B -q -pl snowid-core verify -Dtest="${test}*" \
     -Dsurefire.failIfNoSpecifiedTests=false -Dspotless.check.skip=true >"$work/$name.log" 2>&1
   if grep -q "Tests run: 1, Failures: 1" "$work/$name.log"; then
-    echo "$name: its replay fails: $(grep -oE 'LeaseModelTrailsTest.java:[0-9]+' "$work/$name.log" | head -1)"
+    echo "$name: ${test%%#*} fails: $(grep -oE "${test%%#*}.java:[0-9]+" "$work/$name.log" | head -1)"
   else
     echo "$name: its replay does not fail without it" >&2
     tail -20 "$work/$name.log" >&2

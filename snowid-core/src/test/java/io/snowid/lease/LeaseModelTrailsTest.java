@@ -146,6 +146,33 @@ class LeaseModelTrailsTest {
   }
 
   /**
+   * NO_HWM, for a renewal: the holder ahead (within the skew) renews, issues until that renewal's
+   * deadline and dies; a newcomer behind (within the skew) takes the id at the registry's expiry.
+   * The mark the renewal recorded before it counted holds the newcomer past that deadline.
+   */
+  @Test
+  void newcomerClockBehindOnAnIdExpiredAfterARenewal_waitsPastTheRenewalsMark() {
+    Process a = process("renewed-mark-a", time.host().step(WITHIN_SKEW));
+    a.take();
+    time.advance(Duration.ofMinutes(1));
+    a.renew(); // at real t0 + 1 min: a may issue until its clock reads t0 + 5 min 59 s
+    time.advance(GRANT.minus(MS));
+    long last = a.take(); // the renewal's last unit: t0 + 5 min 59 s - 1 ms
+    time.advance(TTL.minus(GRANT).plus(MS)); // a is killed: the registry expires its lease now
+
+    Process b = process("renewed-mark-b", time.host().step(WITHIN_SKEW.negated()));
+    assertThat(b.take()).isEqualTo(Snowflake.NO_ID); // its clock reads t0 + 5 min 1 s
+    long deadline = a.millisOf(last) + 1; // the mark a's renewal recorded
+    b.liveUntil(deadline + WITHIN_SKEW.toMillis() + 1); // b's clock: 1 ms past it
+    long first = b.take();
+
+    assertThat(first).isNotEqualTo(Snowflake.NO_ID);
+    assertThat(b.millisOf(first)).isEqualTo(deadline + 1);
+    assertThat(b.node()).isEqualTo(a.node());
+    assertThat(b.issued).doesNotContainAnyElementsOf(a.issued);
+  }
+
+  /**
    * NO_SENT: a renewal's reply arrives later than the registry's expiry of the lease it renewed,
    * and a newcomer takes the id. The deadline counts from before the request, so the late grant
    * ends before that expiry and the old holder issues nothing more.
@@ -170,15 +197,16 @@ class LeaseModelTrailsTest {
   }
 
   /**
-   * NO_FENCE: the holder's wall clock steps back a whole lease time and it is not renewed; at the
-   * registry's expiry its clock still reads inside its grant. The deadline in real time stops it.
+   * NO_FENCE: the holder's wall clock steps back by the grant's length and it is not renewed; at
+   * the registry's expiry its clock reads inside its grant and above everything it issued. The
+   * deadline in real time stops it.
    */
   @Test
   void wallClockSteppedBackAndNoRenewal_issuesNothingAtTheRegistrysExpiry() {
     Process a = process("fence-a");
     a.take();
-    a.host.step(TTL.negated());
-    time.advance(TTL.minus(MS));
+    a.host.step(GRANT.negated());
+    time.advance(TTL.minus(MS)); // a's clock: t0 + 1 min - 1 ms, above its first ID, below 4 min
     assertThat(a.take()).isEqualTo(Snowflake.NO_ID); // past the grant's 4 min of real time
 
     time.advance(MS); // the registry's expiry of a's lease

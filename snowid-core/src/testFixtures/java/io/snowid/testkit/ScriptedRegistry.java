@@ -7,7 +7,6 @@ import io.snowid.lease.LeaseInfo;
 import io.snowid.lease.LeaseListing;
 import io.snowid.lease.LeaseTakenException;
 import io.snowid.lease.LeaseTerms;
-import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +20,8 @@ import java.util.UUID;
  * SimulatedTime}: its own clock judges expiry, each id keeps a high-water mark (raised to what a
  * grant or renewal may issue before it counts, set to what a release issued), and a registry that
  * lost its state records {@code lostUntil} for the namespace at the next acquisition, as Redis's
- * {@code acquire.lua} and the SQL coordinator do. A test scripts its faults: the state lost, the
- * next reply dropped after the registry acted, or late by a given time.
+ * {@code acquire.lua} and the SQL coordinator do. A test scripts its faults: the state lost, or the
+ * next reply late by a given time.
  *
  * <p>It keeps one namespace and ignores the request's: processes simulated in one JVM lease under
  * namespaces of their own, so that the JVM's guard against two generators on one node value does
@@ -34,7 +33,6 @@ public final class ScriptedRegistry implements LeaseCoordinator {
   private long lostUntil = Long.MIN_VALUE;
   private boolean stateLost;
   private Duration nextReplyLate = Duration.ZERO;
-  private boolean dropNextReply;
 
   private static final class Entry {
     String token;
@@ -55,28 +53,10 @@ public final class ScriptedRegistry implements LeaseCoordinator {
     return this;
   }
 
-  /** The next acquisition or renewal acts in the registry, and then its reply is lost. */
-  public synchronized ScriptedRegistry dropNextReply() {
-    dropNextReply = true;
-    return this;
-  }
-
   /** The next acquisition or renewal acts in the registry, and its reply comes {@code d} later. */
   public synchronized ScriptedRegistry replyLate(Duration d) {
     nextReplyLate = d;
     return this;
-  }
-
-  /** The high-water mark of {@code id}, {@link Long#MIN_VALUE} if none. */
-  public synchronized long mark(long id) {
-    Entry e = ids.get(id);
-    return e == null ? Long.MIN_VALUE : e.mark;
-  }
-
-  /** When the registry expires the lease of {@code id}; {@link Long#MIN_VALUE} if not held. */
-  public synchronized long expiry(long id) {
-    Entry e = ids.get(id);
-    return e == null || e.token == null ? Long.MIN_VALUE : e.expiresAt;
   }
 
   @Override
@@ -143,15 +123,11 @@ public final class ScriptedRegistry implements LeaseCoordinator {
     return renewed;
   }
 
-  /** The scripted fault of the reply, if any: time passes, or the reply is lost. */
+  /** The scripted fault of the reply, if any: time passes before it arrives. */
   private void reply() {
     Duration late = nextReplyLate;
     nextReplyLate = Duration.ZERO;
     time.advance(late);
-    if (dropNextReply) {
-      dropNextReply = false;
-      throw new RegistryUnavailableException("scripted registry: the reply was lost");
-    }
   }
 
   @Override
