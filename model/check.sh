@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Checks the lease model (model/lease.pml) with SPIN: no ID issued twice, no ID after the
-# registry's expiry. Usage: model/check.sh [--removals] [extra -D options]
-#   (no option)  the bounded check with every mechanism; exits non-zero on a violation
+# registry's expiry (safety); every holder issues again within K units once the faults end
+# (liveness). Usage: model/check.sh [--safety | --liveness | --removals] [extra -D options]
+#   (no option)  the safety check, then the liveness check (CI); exits non-zero on a violation
+#   --safety     the safety check alone (longer runs: extra -D bounds, e.g. -DNH=3 -DNN=2)
+#   --liveness   the liveness check, then shows that K - 1 (-DSHORT_K) and a holder that never
+#                acquires again (-DNO_RETRY) each yield a counterexample
 #   --removals   removes each mechanism in turn (-DNO_HWM, …) and shows that each yields a
 #                counterexample (trails kept in model/out/); exits non-zero if one does not
+# Extra -D options go to spin, but -DMEMLIM=MB goes to the compiler (the search's memory bound,
+# default 3000; from 8000 on, a hash table of 2^28 slots). A search that reaches it is reported
+# as incomplete (exit 2), never as a pass.
 # Bounds: docs/design.md, "A checked model of the lease".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,19 +21,40 @@ command -v spin >/dev/null || { echo "spin not found: apt-get install -y spin" >
 # the default bounds: one holder and a newcomer on one id, every fault once
 BOUNDS=(-DNH=2 -DNN=1 -DTTL=2)
 TMAX=4
+# liveness: two holders on two ids (every holder can hold one), every fault once, healing by
+# real time 1, then K units
+LIVE_BOUNDS=(-DLIVE -DNH=2 -DNN=2 -DTTL=2)
+LIVE_TMAX=1
 
 # run NAME DEFINES...: compiles and searches; prints the numbers; returns 1 on an error found
 run() {
   local name=$1 search=$2
   shift 2
+  # a later -DNAME=… replaces an earlier one (the extra options override the bounds)
+  local memlim=3000 defines=() a d kept
+  for a in "$@"; do
+    case $a in
+      -DMEMLIM=*) memlim=${a#-DMEMLIM=} ;;
+      -D*)
+        kept=()
+        for d in ${defines[@]+"${defines[@]}"}; do
+          [[ ${d%%=*} == "${a%%=*}" ]] || kept+=("$d")
+        done
+        defines=(${kept[@]+"${kept[@]}"} "$a") ;;
+      *) defines+=("$a") ;;
+    esac
+  done
+  set -- "${defines[@]}"
+  local w=26
+  ((memlim >= 8000)) && w=28
   local dir="$out/$name"
   rm -rf "$dir" && mkdir -p "$dir"
   cp "$here/lease.pml" "$dir/"
   (cd "$dir" && spin -a "$@" lease.pml >/dev/null &&
-    gcc -O2 -w -DSAFETY $search -DMEMLIM=3000 -DHC4 -o pan pan.c &&
-    nice -n 10 ./pan -m100000 -w26 -c1 >pan.out 2>&1) || true
-  grep -E "State-vector|states, stored|elapsed time|assertion violated" "$dir/pan.out" |
-    sed "s/^/  $name: /"
+    gcc -O2 -w -DSAFETY $search -DMEMLIM="$memlim" -DHC4 -o pan pan.c &&
+    nice -n 10 ./pan -m100000 -w$w -c1 >pan.out 2>&1) || true
+  grep -E "State-vector [0-9]|states, stored|elapsed time|total actual memory|assertion violated|invalid end state \(" \
+    "$dir/pan.out" | sed "s/^ */  $name: /"
   if grep -qE "reached -DMEMLIM bound|search depth too small" "$dir/pan.out"; then
     echo "  $name: search incomplete (memory or depth bound): no result" >&2
     return 2
@@ -65,11 +93,47 @@ if [[ "${1:-}" == "--removals" ]]; then
   exit $status
 fi
 
-start=$(date +%s)
-rc=0
-run all "" "${BOUNDS[@]}" -DTMAX=$TMAX "$@" || rc=$?
-case $rc in
-  0) echo "lease model: no violation ($(($(date +%s) - start)) s)" ;;
-  1) echo "lease model: VIOLATION" >&2; exit 1 ;;
-  *) echo "lease model: search incomplete" >&2; exit 2 ;;
+# check NAME WHAT DEFINES...: a search that must find no error
+check() {
+  local name=$1 what=$2 start rc=0
+  shift 2
+  start=$(date +%s)
+  run "$name" "" "$@" || rc=$?
+  case $rc in
+    0) echo "lease model, $what: no violation ($(($(date +%s) - start)) s)" ;;
+    1) echo "lease model, $what: VIOLATION" >&2 ;;
+    *) echo "lease model, $what: search incomplete" >&2 ;;
+  esac
+  return $rc
+}
+
+mode=${1:-}
+case $mode in
+  --safety | --liveness) shift ;;
+  -D*) mode="" ;;
+  "") ;;
+  *) echo "usage: model/check.sh [--safety | --liveness | --removals] [extra -D options]" >&2; exit 2 ;;
 esac
+
+if [[ $mode != --liveness ]]; then
+  check all safety "${BOUNDS[@]}" -DTMAX=$TMAX "$@" || exit
+  [[ $mode == --safety ]] && exit 0
+fi
+check live liveness "${LIVE_BOUNDS[@]}" -DTMAX=$LIVE_TMAX "$@" || exit
+[[ $mode == --liveness ]] || exit 0
+
+# the property can fail: each broken variant yields a counterexample (breadth first: the
+# shortest trail; healing at time 0, without restarts: all either needs)
+status=0
+for m in SHORT_K NO_RETRY; do
+  extra=(-DTMAX=0 -DMAXRESTARTS=0)
+  [[ $m == NO_RETRY ]] && extra+=(-DMAXSTEPS=0)
+  rc=0
+  run "live-$m" -DBFS "${LIVE_BOUNDS[@]}" "${extra[@]}" "-D$m" "$@" || rc=$?
+  case $rc in
+    1) echo "$m: counterexample found" ;;
+    0) echo "$m: no counterexample: the liveness property shows nothing" >&2; status=1 ;;
+    *) echo "$m: search incomplete: no counterexample within the bounds searched" >&2; status=1 ;;
+  esac
+done
+exit $status

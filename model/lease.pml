@@ -25,6 +25,20 @@
  *   NO_SKEW      no skew check of the registry's clock
  *   NO_WAIT      a grant's generator does not wait past the start (high-water mark, lostUntil)
  *   NO_LOSTWAIT  a registry that lost its state does not record lostUntil
+ *
+ * -DLIVE adds a liveness property (model/check.sh --liveness; docs/design.md, "Liveness"):
+ *   issues - faults happen only before a moment the World chooses, `healed`; from then on the
+ *            registry answers every call, no reply is lost, no clock steps (but that healing
+ *            brings each clock back within SKEW: NTP corrected it), nobody crashes, and each
+ *            holder follows LeaseHolder's policy with no choice left: one call per time unit
+ *            (renewEvery and retryEvery are below one unit at TTL 2), re-acquiring at once when
+ *            its lease was taken, every reply processed, an ID issued whenever the generator's
+ *            checks pass. Real time advances only when no holder has an action due (urgent
+ *            actions), so no fairness assumption is needed. Every holder then returns an ID
+ *            within K units of healing (an assertion when rt reaches healedAt + K).
+ *   NO_RETRY     (with LIVE) a holder whose lease was taken never acquires again: `issues` fails
+ *   SHORT_K      (with LIVE) K one unit short of what the wait needs: `issues` fails
+ * Without LIVE none of this is compiled: the safety check's state space is unchanged.
  */
 
 #ifndef NH
@@ -57,6 +71,29 @@
 #define MAXLOSSES 1        /* registry losses of its whole state */
 #endif
 #define NONE (-100)
+
+#ifdef LIVE
+/* K: the longest wait from healing to a holder's next ID. A holder issues in the first unit whose
+ * clock reading lies past its grant's start, and its clock reads at least rt - SKEW after healing,
+ * so K = SKEW + 1 + the latest start a grant made after healing can carry, counted from healing:
+ *   - a loss found by the first acquisition after healing: lostUntil = healedAt + LOSTWAIT;
+ *   - a mark left by a process whose clock stood OFFMAX ahead (a renewal at healedAt records
+ *     sent + TTL - MARGIN), taken over by a holder whose clock reads within SKEW;
+ *   - a holder's own position from a clock OFFMAX ahead, set back: OFFMAX, below the previous.
+ * Waiting for an expired lease (TTL) ends before that start. With the defaults: 1 + 1 + 4 = 6.
+ * -DSHORT_K (K - 1) yields a counterexample: the loss, with a clock SKEW behind. */
+#define K_NEEDED (SKEW + 1 + MAX(LOSTWAIT, OFFMAX + TTL - MARGIN))
+#ifndef K
+#ifdef SHORT_K
+#define K (K_NEEDED - 1)   /* one unit short: a counterexample (model/check.sh --liveness) */
+#else
+#define K K_NEEDED
+#endif
+#endif
+#define UNHEALED && !healed
+#else
+#define UNHEALED
+#endif
 
 #define IDLE 0
 #define ACQ_DONE 1
@@ -103,6 +140,18 @@ bool watching;
 byte wn, wi;
 short wu;
 
+#ifdef LIVE
+/* ghosts of the liveness property (none of them in the code) */
+bool healed;               /* faults are over */
+short healedAt;            /* rt at healing */
+bool called[NH];           /* after healing: the holder made its call (renewal, acquisition) in this unit */
+byte issued;               /* after healing: a bit per holder that returned an ID */
+byte acts;                 /* after healing: holder steps in this unit (bounded: no stall hides) */
+#ifdef NO_RETRY
+bool quit[NH];             /* its lease was taken; it never acquires again */
+#endif
+#endif
+
 #define CLK(h) (rt + off[h])
 #define MAX(a, b) ((a) > (b) -> (a) : (b))
 #define MIN(a, b) ((a) < (b) -> (a) : (b))
@@ -126,6 +175,49 @@ short wu;
 #define FROM_RT(h) sentRt[h]
 #endif
 
+/* the generator's checks (Snowflake.tryNextId / reserve) */
+#ifdef NO_WAIT
+#define PAST_START(h) true
+#else
+#define PAST_START(h) (CLK(h) > start[h])
+#endif
+#ifdef NO_FENCE
+#define BEFORE_RDL(h) true
+#else
+#define BEFORE_RDL(h) (rt < rdl[h])
+#endif
+#define CAN_ISSUE(h) \
+  (!taking[h] && bound[h] && CLK(h) > pos[h] && CLK(h) < dl[h] && PAST_START(h) && BEFORE_RDL(h))
+
+#ifdef LIVE
+#ifdef NO_RETRY
+#define RETRIES(h) && !quit[h]
+#else
+#define RETRIES(h)
+#endif
+/* a call may be made: before healing at any time, after it once per unit */
+#define CALL_OK(h) && (!healed || !called[h])
+/* a holder's step after healing, counted: LeaseHolder and the generator make at most four per
+ * unit (a call answered at once, an acquisition after a taken lease, an ID and its CAS) */
+#define ACT(h) \
+  if \
+  :: healed -> acts++; assert(acts <= 4 * NH) \
+  :: else \
+  fi;
+/* an action due: time may not pass it */
+#define DUE(h) \
+  (CAN_ISSUE(h) || taking[h] || phase[h] != IDLE || (!called[h] RETRIES(h)))
+#define ANY_DUE (DUE(0) || (NH > 1 && DUE(1)) || (NH > 2 && DUE(2)) || (NH > 3 && DUE(3)))
+#define FREE(n) (own[n] == 0 || rexp[n] <= rt)
+/* after healing the registry grants the first free id, if any */
+#define SKIP_OK(n) && (!healed || !FREE(n))
+#else
+#define RETRIES(h)
+#define CALL_OK(h)
+#define ACT(h)
+#define SKIP_OK(n)
+#endif
+
 /* what a call in flight keeps, cleared when it ends (fewer distinct states) */
 #define CLEAR_REPLY(h) \
   sent[h] = 0; sentRt[h] = 0; rnode[h] = 0; rstart[h] = 0
@@ -135,6 +227,63 @@ inline publish(h) {
   chg[h] = taking[h]
 }
 
+#ifdef LIVE
+#ifdef NO_RETRY
+#define AFTER_TAKEN(h) called[h] = 0; quit[h] = 1;     /* never acquires again */
+#else
+#define AFTER_TAKEN(h) called[h] = 0;                  /* reacquire() at once */
+#endif
+#else
+#define AFTER_TAKEN(h)
+#endif
+
+/* a grant's reply (LeaseHolder.acquire); recv is the holder's local */
+#define ACQ_REPLY(h) \
+  recv = CLK(h);                                                                              \
+  if                                                                                          \
+  :: SKEWCHECK(h, recv) ->                                                                    \
+     lease[h] = 1; bound[h] = 1; publish(h);                                                  \
+     node[h] = rnode[h];                                                                      \
+     dl[h] = FROM(h) + TTL - MARGIN;                                                          \
+     rdl[h] = FROM_RT(h) + TTL - MARGIN;                                                      \
+     start[h] = rstart[h];                                                                    \
+     bexp[h] = sentRt[h] + TTL;                                                               \
+     printf("rt %d: holder %d binds node %d at clock %d: units > %d and < %d, until rt %d\n", \
+            rt, h, node[h], recv, start[h], dl[h], rdl[h])                                    \
+  :: else ->                                                  /* released, refused */         \
+     printf("rt %d: holder %d refuses the grant (skew) at clock %d\n", rt, h, recv);          \
+     if                                                                                       \
+     :: own[rnode[h]] == h + 1 -> own[rnode[h]] = 0; hw[rnode[h]] = rstart[h]                 \
+     :: else                                                                                  \
+     fi                                                                                       \
+  fi;                                                                                         \
+  recv = 0; CLEAR_REPLY(h);                                                                   \
+  phase[h] = IDLE
+
+/* a renewal's reply (LeaseHolder.renew) */
+#define REN_REPLY(h) \
+  recv = CLK(h);                                                                             \
+  if                                                                                         \
+  :: rok[h] && SKEWCHECK(h, recv) ->                                                         \
+     publish(h);                                                                             \
+     dl[h] = MAX(dl[h], FROM(h) + TTL - MARGIN);   /* never moved back */                    \
+     rdl[h] = FROM_RT(h) + TTL - MARGIN;                                                     \
+     printf("rt %d: holder %d renewed at clock %d: units < %d, until rt %d\n",               \
+            rt, h, recv, dl[h], rdl[h])                                                      \
+  :: rok[h] && !SKEWCHECK(h, recv) ->              /* fence; keeps the lease, retries */     \
+     publish(h);                                                                             \
+     dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;                                               \
+     printf("rt %d: holder %d fenced (skew) at clock %d\n", rt, h, recv)                     \
+  :: !rok[h] ->                                    /* LeaseTakenException: fence, acquire */ \
+     publish(h);                                                                             \
+     dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;                                               \
+     lease[h] = 0;                                                                           \
+     AFTER_TAKEN(h)                                                                          \
+     printf("rt %d: holder %d fenced (lease taken)\n", rt, h)                                \
+  fi;                                                                                        \
+  recv = 0; rok[h] = 0; CLEAR_REPLY(h);                                                      \
+  phase[h] = IDLE
+
 proctype Holder(byte h) {
   short recv;
   byte n;
@@ -142,14 +291,8 @@ end:
   do
   /* --- the generator: checks (Snowflake.tryNextId / reserve), then CAS --- */
   :: atomic {
-       (!taking[h] && bound[h] && CLK(h) > pos[h] && CLK(h) < dl[h]
-#ifndef NO_WAIT
-        && CLK(h) > start[h]
-#endif
-#ifndef NO_FENCE
-        && rt < rdl[h]
-#endif
-       ) ->
+       CAN_ISSUE(h) ->
+       ACT(h)
        assert(rt < bexp[h]);          /* fenced */
        tu[h] = CLK(h); tn[h] = node[h];
        printf("rt %d: holder %d (process %d) takes unit %d on node %d\n", rt, h, inc[h], tu[h], tn[h]);
@@ -158,10 +301,17 @@ end:
      }
   :: atomic {
        taking[h] ->
+       ACT(h)
 #endif
        pos[h] = MAX(pos[h], tu[h]);  /* the CAS reserved the unit */
        if
        :: !chg[h] ->                   /* node.current == b: the ID is returned */
+#ifdef LIVE
+          if
+          :: healed -> issued = issued | (1 << h)
+          :: else
+          fi;
+#endif
           if
           :: watching && wn == tn[h] && wu == tu[h] ->
           printf("rt %d: holder %d (process %d) issues (node %d, unit %d), issued by process %d\n",
@@ -183,7 +333,11 @@ end:
    * one sent later with an earlier clock reading, which only lowers the deadline and the mark it
    * asks for; a request dropped is a call not made (the model never has to renew). */
   :: atomic {
-       !lease[h] && phase[h] == IDLE ->
+       !lease[h] && phase[h] == IDLE CALL_OK(h) RETRIES(h) ->
+       ACT(h)
+#ifdef LIVE
+       called[h] = healed;
+#endif
        sent[h] = CLK(h); sentRt[h] = rt;
 #ifndef NO_LOSTWAIT
        if
@@ -196,7 +350,7 @@ end:
        n = 0;
        do
        :: n < NN && (own[n] == 0 || rexp[n] <= rt) -> break      /* a free id */
-       :: n < NN -> n++
+       :: n < NN SKIP_OK(n) -> n++
        :: n >= NN -> break
        od;
        if
@@ -213,40 +367,35 @@ end:
                  rt, h, sent[h], n, rstart[h], rexp[n], hw[n]);
           phase[h] = ACQ_DONE
        :: else -> CLEAR_REPLY(h)                                  /* all held */
+#ifdef LIVE
+          ; printf("rt %d: holder %d asks: every id is held\n", rt, h)
+#endif
        fi;
-       n = 0
+       n = 0;
+#ifdef LIVE
+       if
+       :: healed && phase[h] == ACQ_DONE -> ACQ_REPLY(h)  /* after healing: answered at once */
+       :: else
+       fi;
+#endif
      }
   :: atomic {                                                    /* reply dropped */
-       phase[h] == ACQ_DONE -> phase[h] = IDLE; CLEAR_REPLY(h);
+       phase[h] == ACQ_DONE UNHEALED -> phase[h] = IDLE; CLEAR_REPLY(h);
        printf("rt %d: holder %d: the grant's reply is lost\n", rt, h)
      }
   :: atomic {
        phase[h] == ACQ_DONE ->
-       recv = CLK(h);
-       if
-       :: SKEWCHECK(h, recv) ->
-          lease[h] = 1; bound[h] = 1; publish(h);
-          node[h] = rnode[h];
-          dl[h] = FROM(h) + TTL - MARGIN;
-          rdl[h] = FROM_RT(h) + TTL - MARGIN;
-          start[h] = rstart[h];
-          bexp[h] = sentRt[h] + TTL;
-          printf("rt %d: holder %d binds node %d at clock %d: units > %d and < %d, until rt %d\n",
-                 rt, h, node[h], recv, start[h], dl[h], rdl[h])
-       :: else ->                                                  /* released, refused */
-          printf("rt %d: holder %d refuses the grant (skew) at clock %d\n", rt, h, recv);
-          if
-          :: own[rnode[h]] == h + 1 -> own[rnode[h]] = 0; hw[rnode[h]] = rstart[h]
-          :: else
-          fi
-       fi;
-       recv = 0; CLEAR_REPLY(h);
-       phase[h] = IDLE
+       ACT(h)
+       ACQ_REPLY(h)
      }
 
   /* --- renewal (LeaseHolder.renew; the registry's renew), answered as sent (see above) --- */
   :: atomic {
-       lease[h] && phase[h] == IDLE ->
+       lease[h] && phase[h] == IDLE CALL_OK(h) ->
+       ACT(h)
+#ifdef LIVE
+       called[h] = healed;
+#endif
        sent[h] = CLK(h); sentRt[h] = rt;
        rok[h] = (own[node[h]] == h + 1);      /* the token; an expired lease nobody took renews */
        if
@@ -261,46 +410,34 @@ end:
        :: else ->
           printf("rt %d: holder %d renews at clock %d: not its lease\n", rt, h, sent[h])
        fi;
-       phase[h] = REN_DONE
+       phase[h] = REN_DONE;
+#ifdef LIVE
+       if
+       :: healed -> REN_REPLY(h)                          /* after healing: answered at once */
+       :: else
+       fi;
+#endif
      }
   :: atomic {                                                    /* reply dropped */
-       phase[h] == REN_DONE -> phase[h] = IDLE; rok[h] = 0; CLEAR_REPLY(h);
+       phase[h] == REN_DONE UNHEALED -> phase[h] = IDLE; rok[h] = 0; CLEAR_REPLY(h);
        printf("rt %d: holder %d: the renewal's reply is lost\n", rt, h)
      }
   :: atomic {
        phase[h] == REN_DONE ->
-       recv = CLK(h);
-       if
-       :: rok[h] && SKEWCHECK(h, recv) ->
-          publish(h);
-          dl[h] = MAX(dl[h], FROM(h) + TTL - MARGIN);   /* never moved back */
-          rdl[h] = FROM_RT(h) + TTL - MARGIN;
-          printf("rt %d: holder %d renewed at clock %d: units < %d, until rt %d\n",
-                 rt, h, recv, dl[h], rdl[h])
-       :: rok[h] && !SKEWCHECK(h, recv) ->              /* fence; keeps the lease, retries */
-          publish(h);
-          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;
-          printf("rt %d: holder %d fenced (skew) at clock %d\n", rt, h, recv)
-       :: !rok[h] ->                                    /* LeaseTakenException: fence, acquire */
-          publish(h);
-          dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;
-          lease[h] = 0;
-          printf("rt %d: holder %d fenced (lease taken)\n", rt, h)
-       fi;
-       recv = 0; rok[h] = 0; CLEAR_REPLY(h);
-       phase[h] = IDLE
+       ACT(h)
+       REN_REPLY(h)
      }
 
   /* --- faults of the holder --- */
   :: atomic {                                           /* the wall clock steps, either way */
-       steps < MAXSTEPS -> steps++;
+       steps < MAXSTEPS UNHEALED -> steps++;
        select(n : 0 .. 2 * OFFMAX);
        off[h] = n - OFFMAX;
        n = 0;
        printf("rt %d: holder %d's clock steps to rt %d\n", rt, h, off[h])
      }
   :: atomic {                                           /* crash, or close and release; restart */
-       restarts < MAXRESTARTS && !taking[h] -> restarts++;
+       restarts < MAXRESTARTS && !taking[h] UNHEALED -> restarts++;
        if
        :: true ->                                       /* SIGKILL: nothing released */
           printf("rt %d: holder %d is killed\n", rt, h)
@@ -319,6 +456,9 @@ end:
        printf("rt %d: holder %d restarts as process %d, clock at rt %d\n", rt, h, inc[h], off[h]);
        lease[h] = 0; bound[h] = 0; phase[h] = IDLE; pos[h] = NONE; start[h] = NONE;
        dl[h] = NONE; rdl[h] = NONE; node[h] = 0; bexp[h] = NONE; chg[h] = 0;
+#ifdef NO_RETRY
+       quit[h] = 0;
+#endif
        CLEAR_REPLY(h); rok[h] = 0
      }
   od
@@ -327,6 +467,9 @@ end:
 /* Real time passes; the registry may lose its whole state (a restart without persistence). */
 proctype World() {
   byte n;
+#ifdef LIVE
+  byte m;
+#endif
 end:
   do
   :: atomic { rt < TMAX -> rt++ }
@@ -339,7 +482,46 @@ end:
        lostUntil = NONE; pendLoss = 1;
        printf("rt %d: the registry loses its state\n", rt)
      }
+#ifdef LIVE
+  :: atomic {                        /* the faults end; NTP brings every clock within SKEW */
+       healed = 1; healedAt = rt;
+       steps = 0; restarts = 0; losses = 0; releases = 0;   /* spent: one state after healing */
+       for (n : 0 .. NH - 1) {
+         if
+         :: ABS(off[n]) > SKEW ->
+            select(m : 0 .. 2 * SKEW);
+            off[n] = m - SKEW;
+            m = 0
+         :: else
+         fi
+       }
+       n = 0;
+       printf("rt %d: healed; holder 0's clock at rt %d, holder %d's at rt %d\n", rt, off[0], NH - 1,
+              off[NH - 1]);
+       break
+     }
+#endif
+  od;
+#ifdef LIVE
+  /* after healing: time passes only when no holder has an action due; no end label here, so a
+   * holder's due action that cannot run is reported as an invalid end state */
+  do
+  :: atomic {
+       !ANY_DUE && rt < healedAt + K -> rt++; acts = 0;
+       for (n : 0 .. NH - 1) {
+         called[n] = 0
+       }
+       n = 0
+     }
+  :: atomic {
+       !ANY_DUE && rt == healedAt + K ->
+       printf("rt %d: %d units after healing, holders that issued: %d of mask %d\n",
+              rt, K, issued, (1 << NH) - 1);
+       assert(issued == (1 << NH) - 1);                               /* issues */
+       break
+     }
   od
+#endif
 }
 
 init {
