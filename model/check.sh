@@ -123,13 +123,15 @@ check live liveness "${LIVE_BOUNDS[@]}" -DTMAX=$LIVE_TMAX "$@" || exit
 [[ $mode == --liveness ]] || exit 0
 
 # the property can fail: each broken variant yields a counterexample (breadth first: the
-# shortest trail; healing at time 0, without restarts: all either needs)
+# shortest trail; healing at time 0, without restarts: all either needs with the model's
+# constants, where K comes from the loss)
 status=0
 for m in SHORT_K NO_RETRY; do
   extra=(-DTMAX=0 -DMAXRESTARTS=0)
   [[ $m == NO_RETRY ]] && extra+=(-DMAXSTEPS=0)
   rc=0
-  run "live-$m" -DBFS "${LIVE_BOUNDS[@]}" "${extra[@]}" "-D$m" "$@" || rc=$?
+  # their own bounds after the extra options
+  run "live-$m" -DBFS "${LIVE_BOUNDS[@]}" "$@" "${extra[@]}" "-D$m" || rc=$?
   case $rc in
     1) echo "$m: counterexample found" ;;
     0) echo "$m: no counterexample: the liveness property shows nothing" >&2; status=1 ;;

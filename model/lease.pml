@@ -144,7 +144,7 @@ short wu;
 /* ghosts of the liveness property (none of them in the code) */
 bool healed;               /* faults are over */
 short healedAt;            /* rt at healing */
-bool called[NH];           /* after healing: the holder made its call (renewal, acquisition) in this unit */
+bool called[NH];           /* after healing: made its call (renewal, acquisition) this unit */
 byte issued;               /* after healing: a bit per holder that returned an ID */
 byte acts;                 /* after healing: holder steps in this unit (bounded: no stall hides) */
 #ifdef NO_RETRY
@@ -197,11 +197,12 @@ bool quit[NH];             /* its lease was taken; it never acquires again */
 #endif
 /* a call may be made: before healing at any time, after it once per unit */
 #define CALL_OK(h) && (!healed || !called[h])
-/* a holder's step after healing, counted: LeaseHolder and the generator make at most four per
- * unit (a call answered at once, an acquisition after a taken lease, an ID and its CAS) */
+/* a holder's step after healing, counted: LeaseHolder and the generator make at most six per
+ * unit (a reply and a CAS pending at healing, a call answered at once, an acquisition after a
+ * taken lease, an ID checked and its CAS) */
 #define ACT(h) \
   if \
-  :: healed -> acts++; assert(acts <= 4 * NH) \
+  :: healed -> acts++; assert(acts <= 6 * NH) \
   :: else \
   fi;
 /* an action due: time may not pass it */
