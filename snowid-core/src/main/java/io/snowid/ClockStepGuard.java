@@ -41,6 +41,11 @@ final class ClockStepGuard {
    * the node's high-water mark: the previous holder of the node values may have issued there under
    * any clockback count.
    *
+   * The default source (MonotonicTimeSource) steps back only when its generator, fenced by its
+   * lease, rejoins the wall clock; its readings may then lie below `high` for a while (a reading
+   * from before the rejoin may even raise it), so for it a reading below `high` is never a step:
+   * the generator waits for its position, which the fence kept within the lease's deadline.
+   *
    * The wait policy's bound is per call: the steps one call meets, one after the other, add up, and
    * once they exceed maxWait the call throws. A step met while waiting is measured from where the
    * source should read (the last reading plus the time waited since, by the ticker) to where it
@@ -71,6 +76,7 @@ final class ClockStepGuard {
   private final long lead;
   private final long maxWaitTicks;
   private final Ticker ticker; // measures waits: how far the source should have moved meanwhile
+  private final boolean stepsBack; // the default source goes back only when its generator rejoins
   private final Object lock = new Object();
   private final LongAdder waits = new LongAdder();
   private final LongAdder steps = new LongAdder();
@@ -112,6 +118,7 @@ final class ClockStepGuard {
     this.lead = leadTicks;
     this.maxWaitTicks = maxWaitTicks;
     this.ticker = time instanceof WallTimeSource wall ? wall.ticker() : Ticker.system();
+    this.stepsBack = !(time instanceof MonotonicTimeSource);
   }
 
   /** A call of the slow path that met no step yet. */
@@ -156,7 +163,10 @@ final class ClockStepGuard {
       long h = high;
       long cb = position.clockback(s);
       reread = ticks(); // after reading `high`: a slow thread is not a clock step
-      if (h < 0 || position.readingClockback(h) != cb || reread >= position.readingTick(h)) {
+      if (!stepsBack
+          || h < 0
+          || position.readingClockback(h) != cb
+          || reread >= position.readingTick(h)) {
         if (h >= 0 && position.readingClockback(h) == cb) {
           countedHigh = -1; // the source is back at `high`: a reading below it is a new step
         }

@@ -14,8 +14,8 @@ final class MonotonicTimeSource implements TimeSource {
    *
    * Once a second of its own time, a read also reads the wall clock (a resync). If the wall clock
    * is ahead (a forward NTP step, a resumed VM whose monotonic clock stood still), the origin moves
-   * so that this source jumps forward to it. It never moves back: a step backwards of the wall
-   * clock is not followed, which is what makes this source clock-safe.
+   * so that this source jumps forward to it. It never moves back by itself: a step backwards of
+   * the wall clock is not followed, which is what makes this source clock-safe.
    *
    * Slewing. Not following a step back alone would leave this source ahead of the wall clock for
    * good after a forward step that NTP corrects: it jumps forward to the wrong time and keeps it,
@@ -26,9 +26,10 @@ final class MonotonicTimeSource implements TimeSource {
    * second, until it has lost exactly the lead it measured; then it runs at rate 1 again. It never
    * goes back and never runs slower than that rate, so IDs stay monotonic, and a lease deadline
    * counted in this source's time still falls before the registry's expiry in real time (see
-   * SLEW_RATE). A holder stays fenced for skew while the source is ahead by more than the allowed
-   * skew (right: a newcomer on a registry that lost its data waits only ttl + skew), and recovers
-   * by itself after (step - skew) / 0.1 seconds: 30 s for a 4 s step and the default skew of 1 s.
+   * SLEW_RATE). A leased generator that the registry fences for skew while the source is ahead
+   * does not wait for the slew: it rejoins the wall clock (below); one that cannot (a source shared
+   * by several generators) stays fenced until the slew brings it within the skew, (step - skew) /
+   * 0.1 seconds.
    * The lead is measured from a reading taken before the wall clock's, so it is never overstated (a
    * thread descheduled between the two reads makes it look smaller), and a slew never takes the
    * source below the wall clock by more than a read's rounding; a jump forward compares the wall
@@ -57,6 +58,13 @@ final class MonotonicTimeSource implements TimeSource {
    * no more than the new state does at any later time: the source never goes back, also across
    * threads. The writes are ordered for that: nextResync = MIN before a slew is published; slew =
    * null and the new origin before nextResync is set again.
+   *
+   * Rejoining. The one way this source goes back: rejoin() puts it on the wall clock at once when it
+   * reads ahead of it beyond SLEW_ABOVE_MILLIS, for a leased generator that is the source's only
+   * user and that the registry fenced because this source runs ahead of the registry's clock
+   * (docs/design.md section 4, "Rejoining the wall clock"). A reader that read the state before it
+   * may still return a reading from before; the generator's fence and its position make that
+   * harmless, which is why only it may call rejoin().
    */
   private static final System.Logger LOG = System.getLogger("io.snowid");
 
@@ -93,6 +101,7 @@ final class MonotonicTimeSource implements TimeSource {
   private static final long MAX_SLEW_NANOS = 365L * 24 * 3600 * 1_000_000_000L;
 
   private final Ticker ticker;
+  private int users; // generators reading this source (guarded by this): rejoin() needs one
   private volatile long origin;
   private volatile long nextResync; // Unix ns; Long.MIN_VALUE while slewing: reads take slewRead()
   private volatile Slew slew; // null unless slewing
@@ -207,6 +216,43 @@ final class MonotonicTimeSource implements TimeSource {
     }
     publish(current, Position.nanosOf(reading + RESYNC_EVERY_MILLIS));
     return readingNanos;
+  }
+
+  /** A generator reads this source from now on; {@link #release()} when it closes. */
+  synchronized void use() {
+    users++;
+  }
+
+  /** A generator that {@link #use() used} this source closed. */
+  synchronized void release() {
+    users--;
+  }
+
+  /**
+   * Follows the wall clock back at once, if this source reads ahead of it by more than {@link
+   * #SLEW_ABOVE_MILLIS} and exactly one generator uses it (see Rejoining); returns whether it went
+   * back. {@code fence} runs first, only then: the generator fences itself so that it issues
+   * nothing on readings from before.
+   */
+  synchronized boolean rejoin(Runnable fence) {
+    if (users != 1) {
+      return false;
+    }
+    Slew s = slew;
+    long before = ticker.nanoTime();
+    long reading = Math.floorDiv(nanosAt(s, before), NANOS_PER_MILLI);
+    long wall = ticker.wallMillis();
+    if (reading - wall <= SLEW_ABOVE_MILLIS) {
+      return false;
+    }
+    fence.run();
+    long after = ticker.nanoTime();
+    publish(after - wall * NANOS_PER_MILLI, Position.nanosOf(wall + RESYNC_EVERY_MILLIS));
+    LOG.log(
+        Level.INFO,
+        "snowid time source rejoined the wall clock: it read {0} ms ahead of it",
+        reading - wall);
+    return true;
   }
 
   /** Runs at rate 1 from {@code newOrigin}: the slew and origin first, nextResync last. */

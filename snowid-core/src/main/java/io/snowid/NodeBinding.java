@@ -45,7 +45,8 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
    * Real time. A grant's deadline is in the time source's milliseconds (limitTick), the times IDs
    * carry, so that the next holder, which starts after the confirmed high-water mark, never meets
    * them. For a source that never steps back and runs no faster than real time against the lease
-   * (MonotonicTimeSource), that deadline also comes before the registry's expiry in real time. A
+   * (MonotonicTimeSource: it goes back only in rejoinWallClock, fenced, leaving no deadline counted
+   * from before in force), that deadline also comes before the registry's expiry in real time. A
    * source that may step back (the wall clock, or any source of the application's) reaches it up to
    * the step later: the generator would go on issuing, under a lease the registry has expired. So
    * for such a source a binding also carries the grant's deadline in real time (the lease's
@@ -183,6 +184,9 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     this.passTick = passTick;
     this.lastReservedTick = lastReservedTick;
     this.realTime = !(time instanceof MonotonicTimeSource);
+    if (time instanceof MonotonicTimeSource m) {
+      m.use();
+    }
   }
 
   /**
@@ -376,6 +380,38 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     return Math.min(position.maxTick(), position.tickAt(deadline - 1));
   }
 
+  /**
+   * Fences, then puts the time source back on the wall clock if it is the lease's, this generator's
+   * alone, and ahead of the wall clock (docs/design.md section 4, "Rejoining the wall clock"). The
+   * binding stays fenced until the lease binds its next grant, whose deadline counts from a reading
+   * taken after this; a caller that passed its checks before may still reserve up to the old
+   * deadline, which the generator then waits for.
+   */
+  @Override
+  public boolean rejoinWallClock(TimeSource leaseTime) {
+    if (leaseTime != time || !(time instanceof MonotonicTimeSource m)) {
+      return false;
+    }
+    synchronized (lock) {
+      Binding b = current;
+      if (closed || b == null) {
+        return false;
+      }
+      long since = time.millis();
+      return m.rejoin(
+          () ->
+              publish(
+                  new Binding(
+                      b.grant,
+                      b.nodeBits,
+                      -1,
+                      b.startAfterMillis,
+                      "its time source ran ahead of the registry's clock: it rejoins the wall clock",
+                      since,
+                      realTime)));
+    }
+  }
+
   @Override
   public long lastIssuedMillis() {
     return position.millisAt(lastReservedTick.getAsLong());
@@ -553,6 +589,9 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                     : "the generator was closed",
                 time.millis(),
                 realTime));
+      }
+      if (!closed && time instanceof MonotonicTimeSource m) {
+        m.release();
       }
       closed = true;
       claim.set(null, 0, null);

@@ -138,6 +138,56 @@ class MonotonicTimeSourceTest {
   }
 
   @Test
+  void rejoin_aheadOfTheWallClockAfterACorrectedForwardStep_readsTheWallClockAtOnce() {
+    MonotonicTimeSource source = new MonotonicTimeSource(clock);
+    source.use();
+    clock.set(clock.wallInstant().plusSeconds(3600));
+    clock.advance(Duration.ofMillis(1001));
+    assertThat(source.millis()).isEqualTo(clock.wallMillis()); // followed forward at the resync
+    clock.stepBack(Duration.ofSeconds(3600)); // NTP takes the step back
+    AtomicBoolean fenced = new AtomicBoolean();
+
+    assertThat(source.rejoin(() -> fenced.set(true))).isTrue();
+
+    assertThat(fenced).isTrue();
+    assertThat(source.millis()).isEqualTo(clock.wallMillis());
+    clock.advance(Duration.ofMillis(2500)); // at rate 1 from there, through its resyncs
+    assertThat(source.millis()).isEqualTo(clock.wallMillis());
+  }
+
+  @Test
+  void rejoin_withinTheTolerance_staysAndDoesNotFence() {
+    MonotonicTimeSource source = new MonotonicTimeSource(clock);
+    source.use();
+    long before = source.millis();
+    clock.stepBack(Duration.ofMillis(MonotonicTimeSource.SLEW_ABOVE_MILLIS));
+    AtomicBoolean fenced = new AtomicBoolean();
+
+    assertThat(source.rejoin(() -> fenced.set(true))).isFalse();
+
+    assertThat(fenced).isFalse();
+    assertThat(source.millis()).isEqualTo(before);
+  }
+
+  @Test
+  void rejoin_sourceReadByTwoGeneratorsOrNone_slewsInstead() {
+    MonotonicTimeSource source = new MonotonicTimeSource(clock);
+    long before = source.millis();
+    clock.stepBack(Duration.ofSeconds(10));
+    AtomicBoolean fenced = new AtomicBoolean();
+
+    assertThat(source.rejoin(() -> fenced.set(true))).as("no generator").isFalse();
+    source.use();
+    source.use();
+    assertThat(source.rejoin(() -> fenced.set(true))).as("two generators").isFalse();
+    source.release();
+    assertThat(fenced).isFalse();
+    assertThat(source.millis()).isEqualTo(before);
+    assertThat(source.rejoin(() -> fenced.set(true))).as("one left").isTrue();
+    assertThat(source.millis()).isEqualTo(clock.wallMillis());
+  }
+
+  @Test
   void millis_wallBehindByTheToleranceOrLess_runsAtRate1() {
     TimeSource source = TimeSource.monotonic(clock);
     long start = source.millis();

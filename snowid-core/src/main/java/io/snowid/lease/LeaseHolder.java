@@ -51,6 +51,13 @@ final class LeaseHolder implements NodeLease {
    * shorter grant, which is safe) and is cut to now by a fence. A generator on a source that may
    * step back stops at whichever deadline comes first.
    *
+   * Rejoining. A registry whose clock reads behind this one by more than the skew fences the
+   * holder. If the generator's source ran ahead of its wall clock (a forward step NTP took back),
+   * the generator fences itself and puts the source back on the wall clock (GrantListener
+   * .rejoinWallClock); the grant is then cut at a reading from after that, and the holder renews
+   * at once, so every deadline in force counts from a reading on the wall clock again
+   * (docs/design.md section 4, "Rejoining the wall clock").
+   *
    * Scheduling. One chain of tasks runs on the scheduler: each renewal (or acquisition retry)
    * schedules the next, replacing any still pending, so a renewal run on a generator's request
    * (its deadline passed while the lease may be healthy: a forward step of the clock, a late
@@ -180,6 +187,9 @@ final class LeaseHolder implements NodeLease {
     String skew = skewProblem(l, sent, received);
     if (skew != null) {
       coordinator.release(l, l.highWaterMillis());
+      if (l.coordinatorNowMillis() < sent && listener.rejoinWallClock(time)) {
+        skew += "; the time source rejoined the wall clock";
+      }
       throw new NodeIdUnavailableException(skew);
     }
     if (l.highWaterMillis() != Long.MIN_VALUE
@@ -378,8 +388,14 @@ final class LeaseHolder implements NodeLease {
       String skew = skewProblem(l, sent, received);
       if (skew != null) {
         failures.incrementAndGet();
-        fence(sent, skew);
-        schedule(retryEvery());
+        if (l.coordinatorNowMillis() < sent && listener.rejoinWallClock(time)) {
+          // cut at a reading from after the rejoin, and renewed at once on the wall clock
+          fence(time.millis(), skew + "; the time source rejoined the wall clock");
+          schedule(1);
+        } else {
+          fence(sent, skew);
+          schedule(retryEvery());
+        }
         return;
       }
       lease = l;

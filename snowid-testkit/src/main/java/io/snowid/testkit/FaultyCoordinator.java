@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Wraps a {@link LeaseCoordinator} to inject faults: renewals that fail as if the coordinator were
- * unreachable, and a coordinator clock shifted by a skew.
+ * unreachable (all, or those sent at a clock reading below a bound), and a coordinator clock
+ * shifted by a skew.
  */
 public final class FaultyCoordinator implements LeaseCoordinator {
   private final LeaseCoordinator delegate;
   private final AtomicBoolean failRenewals = new AtomicBoolean();
   private final AtomicLong skewMillis = new AtomicLong();
+  private final AtomicLong failSentBelow = new AtomicLong(Long.MIN_VALUE);
   private final AtomicReference<Lease> lastGranted = new AtomicReference<>();
 
   /** The coordinator the faults are injected in front of. */
@@ -33,6 +35,15 @@ public final class FaultyCoordinator implements LeaseCoordinator {
   /** From now on every renewal fails (or succeeds again). */
   public FaultyCoordinator failRenewals(boolean fail) {
     failRenewals.set(fail);
+    return this;
+  }
+
+  /**
+   * From now on a renewal whose holder's clock reads below {@code millis} fails as {@link
+   * #failRenewals} (a holder whose clock went back meets a registry that went away).
+   */
+  public FaultyCoordinator failRenewalsSentBelow(long millis) {
+    failSentBelow.set(millis);
     return this;
   }
 
@@ -67,7 +78,7 @@ public final class FaultyCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease renew(Lease lease, LeaseTerms terms) {
-    if (failRenewals.get()) {
+    if (failRenewals.get() || terms.localNowMillis() < failSentBelow.get()) {
       throw new NodeIdUnavailableException("injected fault: coordinator unreachable");
     }
     return shifted(delegate.renew(lease, terms));
