@@ -535,13 +535,14 @@ final class Checker {
           continue;
         }
         boolean held = false;
+        long met = metAt(f, e.getKey());
         for (long[] g : e.getValue()) {
-          if (g[0] <= f.toMicros() && g[1] >= f.fromMicros()) {
+          if (g[0] <= met && g[1] >= f.fromMicros()) {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
-            if (g[0] <= f.toMicros() && g[1] > f.toMicros()) {
+            if (g[0] <= met && g[1] > met) {
               held = heldByAnother(f, e.getKey(), g);
-              if (!held && g[1] - f.toMicros() > recovery) {
-                recovery = g[1] - f.toMicros();
+              if (!held && g[1] - met > recovery) {
+                recovery = g[1] - met;
                 slowest = e.getKey();
                 slowestGap = g;
               }
@@ -579,17 +580,43 @@ final class Checker {
    * every slot would otherwise take on the slowest of every other fault that overlaps it.
    */
   private boolean heldByAnother(FaultLog.Applied f, int slot, long[] gap) {
-    long held = f.toMicros() + report.target(f.kind()).waitMicros();
+    long held = metAt(f, slot) + report.target(f.kind()).waitMicros();
     for (FaultLog.Applied o : report.faults) {
       if (o != f
           && o.affects(slot)
           && o.fromMicros() <= gap[1]
-          && o.toMicros() >= gap[0]
-          && o.toMicros() + report.target(o.kind()).waitMicros() > held) {
+          && metAt(o, slot) >= gap[0]
+          && metAt(o, slot) + report.target(o.kind()).waitMicros() > held) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * When {@code slot} meets {@code f}: at its end, but a fault of the registry (a restart, a
+   * rollback) that comes while another fault keeps the slot from the registry (a partition, a
+   * pause, a kill) is met when that one ends: only then does the slot find, say, a lost state, and
+   * only then begins the wait that uniqueness needs after it.
+   */
+  private long metAt(FaultLog.Applied f, int slot) {
+    long at = f.toMicros();
+    if (!f.kind().onRegistry()) {
+      return at;
+    }
+    for (boolean moved = true; moved; ) {
+      moved = false;
+      for (FaultLog.Applied o : report.faults) {
+        if (!o.kind().onRegistry()
+            && o.affects(slot)
+            && o.fromMicros() <= at
+            && o.toMicros() > at) {
+          at = o.toMicros();
+          moved = true;
+        }
+      }
+    }
+    return at;
   }
 
   /**
