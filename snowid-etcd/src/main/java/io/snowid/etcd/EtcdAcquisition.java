@@ -166,7 +166,8 @@ final class EtcdAcquisition {
       bound = now + lt + ls + slack;
     } else if (lostAt != Long.MIN_VALUE && lostAt + lt + ls + slack > now) {
       bound = lostAt + lt + ls + slack;
-      loss = "etcd lost the prefix's state " + (now - lostAt) + " ms ago";
+      // lostAt may be later than now: recorded by a holder whose clock was ahead of this one's
+      loss = "etcd lost the prefix's state " + Math.max(0, now - lostAt) + " ms ago";
     }
     long lostUntil = Math.max(read.namespace("lostUntil").number(), bound);
 

@@ -118,7 +118,8 @@ record Judgment(
       records = v.records();
     } else if (lostAt != NONE && lostAt + lt + ls + slack > now) {
       bound = lostAt + lt + ls + slack;
-      loss = "ZooKeeper lost the chroot's state " + (now - lostAt) + " ms ago";
+      // lostAt may be later than now: recorded by a leader whose clock was ahead of this one's
+      loss = "ZooKeeper lost the chroot's state " + Math.max(0, now - lostAt) + " ms ago";
     }
     long lostUntil = st == null ? NONE : st.lostUntil();
     if (bound != NONE && (lostUntil == NONE || bound > lostUntil)) {
