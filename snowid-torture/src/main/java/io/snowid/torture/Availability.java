@@ -41,11 +41,11 @@ record Availability(long medianMicros, long worstMicros, String needed) {
     long waitMillis;
     String why;
     switch (kind) {
-      case KILL -> {
+      case KILL, RESTART_CLOCK_BACK -> {
         waitMillis = ttlMillis - margin;
         why =
-            "the replacement starts past the mark its predecessor's last renewal recorded, up to"
-                + " ttl - margin = ";
+            "the replacement (its clock set back, then restored, for restart-clock-back) starts"
+                + " past the mark its predecessor's last renewal recorded, up to ttl - margin = ";
       }
       case REGISTRY_ROLLBACK -> {
         waitMillis = lossWait;

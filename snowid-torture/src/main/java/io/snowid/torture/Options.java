@@ -93,7 +93,8 @@ record Options(
                              again) miss their target fails the run too (exit 1); without
                              it the targets are reported only. Target: median <= 2 s and
                              longest <= --ttl, each plus the wait uniqueness needs after
-                             the kind (the report names it): kill ttl - margin; a registry
+                             the kind (the report names it): kill and restart-clock-back
+                             ttl - margin; a registry
                              that lost its state (registry-rollback, Redis's restart)
                              maxTtl + 2 x maxSkew + 1 s
 

@@ -402,6 +402,21 @@ class CheckerTest {
     assertThat(Checker.check(dir, true).exitCode()).isZero();
   }
 
+  // A restart with the clock set back is a kill too: its replacement waits for its predecessor's
+  // mark once the clock is restored. Its target lacked that wait (the 600 s file: run's 4 s).
+  @Test
+  void check_restartClockBack_targetIncludesTheReplacementsWaitForItsPredecessorsMark()
+      throws IOException {
+    stallOfEightAndAHalfSecondsAfterTenSeconds("jdbc:postgresql://");
+    fault(FaultKind.RESTART_CLOCK_BACK, 10_000, 14_000, 3000);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("after healing   4.500 s,   4.500 s  target   6.0 s,   9.0 s: met")
+        .contains("up to ttl - margin = 4.0 s");
+  }
+
   @Test
   void check_registryRestartOfPostgresqlAsLongAsRedisAfterItsLoss_missesItsTarget()
       throws IOException {
