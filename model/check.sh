@@ -2,10 +2,14 @@
 # Checks the lease model (model/lease.pml) with SPIN: no ID issued twice, no ID after the
 # registry's expiry (safety); every holder issues again within K units once the faults end
 # (liveness). Usage: model/check.sh [--safety | --liveness | --removals] [extra -D options]
-#   (no option)  the safety check, then the liveness check (CI); exits non-zero on a violation
-#   --safety     the safety check alone (longer runs: extra -D bounds, e.g. -DNH=3 -DNN=2)
-#   --liveness   the liveness check, then shows that K - 1 (-DSHORT_K) and a holder that never
-#                acquires again (-DNO_RETRY) each yield a counterexample
+#   (no option)  the safety check (two mixed fleets: -DMONO=1, -DMONO=2), then the liveness check
+#                (CI); exits non-zero on a violation
+#   --safety     the safety check alone (longer runs: extra -D bounds, e.g. -DNH=3 -DNN=2; an
+#                extra -DMONO=… checks that fleet alone: 0 all on the wall clock, 3 all on the
+#                default time source)
+#   --liveness   the liveness check, then shows that K - 1 (-DSHORT_K), a holder that never
+#                acquires again (-DNO_RETRY) and a default source that does not rejoin the wall
+#                clock when fenced for skew (-DNO_REJOIN) each yield a counterexample
 #   --removals   removes each mechanism in turn (-DNO_HWM, …) and shows that each yields a
 #                counterexample (trails kept in model/out/); exits non-zero if one does not
 # Extra -D options go to spin, but -DMEMLIM=MB goes to the compiler (the search's memory bound,
@@ -18,12 +22,15 @@ out="$here/out"
 mkdir -p "$out"
 command -v spin >/dev/null || { echo "spin not found: apt-get install -y spin" >&2; exit 2; }
 
-# the default bounds: one holder and a newcomer on one id, every fault once
+# the default bounds: one holder and a newcomer on one id, every fault once; mixed fleets: the
+# holder on the default time source and the newcomer on the wall clock (-DMONO=1), then the
+# reverse (-DMONO=2); with one clock step these cover a fleet of either kind (docs/design.md)
 BOUNDS=(-DNH=2 -DNN=1 -DTTL=2)
 TMAX=4
+SAFETY_MONOS=(1 2)
 # liveness: two holders on two ids (every holder can hold one), every fault once, healing by
-# real time 1, then K units
-LIVE_BOUNDS=(-DLIVE -DNH=2 -DNN=2 -DTTL=2)
+# real time 1, then K units; holder 0 on the default time source, holder 1 on the wall clock
+LIVE_BOUNDS=(-DLIVE -DNH=2 -DNN=2 -DTTL=2 -DMONO=1)
 LIVE_TMAX=1
 
 # run NAME DEFINES...: compiles and searches; prints the numbers; returns 1 on an error found
@@ -73,9 +80,10 @@ run() {
 if [[ "${1:-}" == "--removals" ]]; then
   shift
   status=0
-  for m in NO_HWM NO_SENT NO_FENCE NO_SKEW NO_WAIT NO_LOSTWAIT; do
-    # breadth first: the shortest trail
+  for m in NO_HWM NO_SENT NO_FENCE NO_SKEW NO_WAIT NO_LOSTWAIT NO_SLEWBOUND; do
+    # breadth first: the shortest trail; on the wall clock, but NO_SLEWBOUND's holder slews
     search=-DBFS extra=(-DTMAX=$TMAX)
+    [[ $m == NO_SLEWBOUND ]] && extra+=(-DMONO=1)
     if [[ $m == NO_SKEW ]]; then
       # a holder ahead by more than ttl + skew + slack - margin + 1 as the registry loses its
       # state: offsets up to 5, real time to 5, no restart; depth first (20 s, a trail of depth
@@ -116,17 +124,23 @@ case $mode in
 esac
 
 if [[ $mode != --liveness ]]; then
-  check all safety "${BOUNDS[@]}" -DTMAX=$TMAX "$@" || exit
+  # an -DMONO=… of the extra options: that fleet alone
+  [[ " $* " == *" -DMONO="* ]] && SAFETY_MONOS=("")
+  for mono in "${SAFETY_MONOS[@]}"; do
+    [[ -n $mono ]] && monodef=(-DMONO="$mono") || monodef=()
+    check "all${mono:+-mono$mono}" "safety${mono:+ (MONO=$mono)}" "${BOUNDS[@]}" -DTMAX=$TMAX \
+      ${monodef[@]+"${monodef[@]}"} "$@" || exit
+  done
   [[ $mode == --safety ]] && exit 0
 fi
 check live liveness "${LIVE_BOUNDS[@]}" -DTMAX=$LIVE_TMAX "$@" || exit
 [[ $mode == --liveness ]] || exit 0
 
 # the property can fail: each broken variant yields a counterexample (breadth first: the
-# shortest trail; healing at time 0, without restarts: all either needs with the model's
+# shortest trail; healing at time 0, without restarts: all any of them needs with the model's
 # constants, where K comes from the loss)
 status=0
-for m in SHORT_K NO_RETRY; do
+for m in SHORT_K NO_RETRY NO_REJOIN; do
   extra=(-DTMAX=0 -DMAXRESTARTS=0)
   [[ $m == NO_RETRY ]] && extra+=(-DMAXSTEPS=0)
   rc=0

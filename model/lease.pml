@@ -5,7 +5,13 @@
  * lease", maps each variable and transition to its class and method, and states the bounds.
  *
  * Time is in whole units. rt is real time and also the registry's clock (only the difference of
- * the clocks matters); a holder's wall clock reads rt + off[h], and off[h] steps. Holders 0 and 1
+ * the clocks matters); a holder's wall clock reads rt + off[h], and off[h] steps. A holder is on
+ * the wall clock (TimeSource.wallClock()) or, when its bit of MONO is set, on the default source
+ * (MonotonicTimeSource), which reads rt + moff[h]: it follows the wall clock forward, never steps
+ * back, and while ahead of the wall clock it slews: it may stand still for one real unit, at most
+ * once in SLEWW (the code's rate 0.9, here (SLEWW - 1) / SLEWW, above (TTL - MARGIN) / TTL), and
+ * such a holder has no real-time fence. When the registry fences it for skew while its source is
+ * ahead, it rejoins the wall clock (moff = off; the one time its source goes back). Holders 0 and 1
  * start holding node ids 0 and 1; holder 2 is a newcomer. Faults are nondeterministic choices
  * within budgets: clock steps, crashes and closes with a restart whose clock may be set back, a
  * registry that loses its whole state, requests and replies dropped, replies late (time passes
@@ -25,6 +31,8 @@
  *   NO_SKEW      no skew check of the registry's clock
  *   NO_WAIT      a grant's generator does not wait past the start (high-water mark, lostUntil)
  *   NO_LOSTWAIT  a registry that lost its state does not record lostUntil
+ *   NO_SLEWBOUND the default source, while ahead of the wall clock, may stand still in any unit
+ *                (no lower bound on its rate; needs a holder in MONO)
  *
  * -DLIVE adds a liveness property (model/check.sh --liveness; docs/design.md, "Liveness"):
  *   issues - faults happen only before a moment the World chooses, `healed`; from then on the
@@ -38,6 +46,8 @@
  *            within K units of healing (an assertion when rt reaches healedAt + K).
  *   NO_RETRY     (with LIVE) a holder whose lease was taken never acquires again: `issues` fails
  *   SHORT_K      (with LIVE) K one unit short of what the wait needs: `issues` fails
+ *   NO_REJOIN    (with LIVE) a default source fenced for skew does not rejoin the wall clock: it
+ *                stays fenced while it slews, beyond K: `issues` fails
  * Without LIVE none of this is compiled: the safety check's state space is unchanged.
  */
 
@@ -69,6 +79,15 @@
 #endif
 #ifndef MAXLOSSES
 #define MAXLOSSES 1        /* registry losses of its whole state */
+#endif
+#ifndef MONO
+#define MONO 0             /* a bit per holder on the default time source (0: all on the wall clock) */
+#endif
+#ifndef SLEWW
+#define SLEWW (TTL + 1)    /* a slewing source stands still at most once in SLEWW real units */
+#endif
+#if !defined(NO_SLEWBOUND) && (SLEWW - 1) * TTL <= (TTL - MARGIN) * SLEWW
+#error "the slew rate (SLEWW - 1) / SLEWW must stay above (TTL - MARGIN) / TTL"
 #endif
 #define NONE (-100)
 
@@ -113,6 +132,8 @@ byte steps, restarts, losses;
 
 /* the holders: lease (LeaseHolder) */
 short off[NH];             /* wall clock = rt + off */
+short moff[NH];            /* the default source = rt + moff >= the wall clock (MONO holders) */
+byte slewc[NH];            /* real units since its source last stood still, up to SLEWW - 1 */
 byte inc[NH];              /* incarnation (a process); a restart makes a new one */
 bool lease[NH];            /* has a lease it renews */
 byte phase[NH];            /* the call in flight */
@@ -152,7 +173,10 @@ bool quit[NH];             /* its lease was taken; it never acquires again */
 #endif
 #endif
 
-#define CLK(h) (rt + off[h])
+#define ISMONO(h) ((MONO >> (h)) & 1)
+#define CLK(h) (rt + (ISMONO(h) -> moff[h] : off[h]))
+/* NodeBinding.realTime: a real-time deadline only on a source that is not the default one */
+#define SET_RDL(h, v) rdl[h] = (ISMONO(h) -> NONE : (v))
 #define MAX(a, b) ((a) > (b) -> (a) : (b))
 #define MIN(a, b) ((a) < (b) -> (a) : (b))
 #define ABS(a) ((a) < 0 -> -(a) : (a))
@@ -184,7 +208,7 @@ bool quit[NH];             /* its lease was taken; it never acquires again */
 #ifdef NO_FENCE
 #define BEFORE_RDL(h) true
 #else
-#define BEFORE_RDL(h) (rt < rdl[h])
+#define BEFORE_RDL(h) (ISMONO(h) || rt < rdl[h])
 #endif
 #define CAN_ISSUE(h) \
   (!taking[h] && bound[h] && CLK(h) > pos[h] && CLK(h) < dl[h] && PAST_START(h) && BEFORE_RDL(h))
@@ -238,6 +262,24 @@ inline publish(h) {
 #define AFTER_TAKEN(h)
 #endif
 
+/* MonotonicTimeSource.rejoin, asked by LeaseHolder when the registry's clock reads behind the
+ * request's reading beyond the skew: a source ahead of the wall clock takes its reading (the
+ * generator fenced first: NodeBinding.rejoinWallClock); the holder then cuts its grant at a
+ * reading from after (renew) and renews at once */
+#ifdef NO_REJOIN
+#define REJOINS(h) false
+#else
+#define REJOINS(h) (ISMONO(h) && sentRt[h] < sent[h] && moff[h] > off[h])
+#endif
+#define REJOIN(h) \
+  publish(h); moff[h] = off[h]; dl[h] = MIN(dl[h], CLK(h));                                  \
+  printf("rt %d: holder %d's source rejoins the wall clock at %d\n", rt, h, CLK(h))
+#ifdef LIVE
+#define RENEW_NOW(h) called[h] = 0
+#else
+#define RENEW_NOW(h) skip
+#endif
+
 /* a grant's reply (LeaseHolder.acquire); recv is the holder's local */
 #define ACQ_REPLY(h) \
   recv = CLK(h);                                                                              \
@@ -246,7 +288,7 @@ inline publish(h) {
      lease[h] = 1; bound[h] = 1; publish(h);                                                  \
      node[h] = rnode[h];                                                                      \
      dl[h] = FROM(h) + TTL - MARGIN;                                                          \
-     rdl[h] = FROM_RT(h) + TTL - MARGIN;                                                      \
+     SET_RDL(h, FROM_RT(h) + TTL - MARGIN);                                                   \
      start[h] = rstart[h];                                                                    \
      bexp[h] = sentRt[h] + TTL;                                                               \
      printf("rt %d: holder %d binds node %d at clock %d: units > %d and < %d, until rt %d\n", \
@@ -255,6 +297,10 @@ inline publish(h) {
      printf("rt %d: holder %d refuses the grant (skew) at clock %d\n", rt, h, recv);          \
      if                                                                                       \
      :: own[rnode[h]] == h + 1 -> own[rnode[h]] = 0; hw[rnode[h]] = rstart[h]                 \
+     :: else                                                                                  \
+     fi;                                                                                      \
+     if                                                                                       \
+     :: REJOINS(h) -> REJOIN(h)                                                               \
      :: else                                                                                  \
      fi                                                                                       \
   fi;                                                                                         \
@@ -268,16 +314,20 @@ inline publish(h) {
   :: rok[h] && SKEWCHECK(h, recv) ->                                                         \
      publish(h);                                                                             \
      dl[h] = MAX(dl[h], FROM(h) + TTL - MARGIN);   /* never moved back */                    \
-     rdl[h] = FROM_RT(h) + TTL - MARGIN;                                                     \
+     SET_RDL(h, FROM_RT(h) + TTL - MARGIN);                                                  \
      printf("rt %d: holder %d renewed at clock %d: units < %d, until rt %d\n",               \
             rt, h, recv, dl[h], rdl[h])                                                      \
   :: rok[h] && !SKEWCHECK(h, recv) ->              /* fence; keeps the lease, retries */     \
      publish(h);                                                                             \
-     dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;                                               \
-     printf("rt %d: holder %d fenced (skew) at clock %d\n", rt, h, recv)                     \
+     dl[h] = MIN(dl[h], sent[h]); SET_RDL(h, rt);                                            \
+     printf("rt %d: holder %d fenced (skew) at clock %d\n", rt, h, recv);                    \
+     if                                                                                      \
+     :: REJOINS(h) -> REJOIN(h); dl[h] = MIN(dl[h], CLK(h)); RENEW_NOW(h)                    \
+     :: else                                                                                 \
+     fi                                                                                      \
   :: !rok[h] ->                                    /* LeaseTakenException: fence, acquire */ \
      publish(h);                                                                             \
-     dl[h] = MIN(dl[h], sent[h]); rdl[h] = rt;                                               \
+     dl[h] = MIN(dl[h], sent[h]); SET_RDL(h, rt);                                            \
      lease[h] = 0;                                                                           \
      AFTER_TAKEN(h)                                                                          \
      printf("rt %d: holder %d fenced (lease taken)\n", rt, h)                                \
@@ -435,6 +485,10 @@ end:
        select(n : 0 .. 2 * OFFMAX);
        off[h] = n - OFFMAX;
        n = 0;
+       if
+       :: ISMONO(h) && off[h] > moff[h] -> moff[h] = off[h]   /* followed forward, never back */
+       :: else
+       fi;
        printf("rt %d: holder %d's clock steps to rt %d\n", rt, h, off[h])
      }
   :: atomic {                                           /* crash, or close and release; restart */
@@ -453,6 +507,10 @@ end:
        select(n : 0 .. OFFMAX);
        off[h] = MAX(off[h] - n, -OFFMAX);
        n = 0;
+       if
+       :: ISMONO(h) -> moff[h] = off[h]; slewc[h] = SLEWW - 1   /* a new source, on the wall clock */
+       :: else
+       fi;
        inc[h] = inc[h] + NH;
        printf("rt %d: holder %d restarts as process %d, clock at rt %d\n", rt, h, inc[h], off[h]);
        lease[h] = 0; bound[h] = 0; phase[h] = IDLE; pos[h] = NONE; start[h] = NONE;
@@ -465,6 +523,29 @@ end:
   od
 }
 
+#ifdef NO_SLEWBOUND
+#define SLEW_MAY(n) true
+#else
+#define SLEW_MAY(n) (slewc[n] == SLEWW - 1)
+#endif
+
+/* A real unit has passed: a default source ahead of its wall clock may stand still through it
+ * (MonotonicTimeSource's slew: Slew.nanosAt), at most once in SLEWW units. */
+inline slew(n) {
+  for (n : 0 .. NH - 1) {
+    if
+    :: ISMONO(n) ->
+       if
+       :: moff[n] > off[n] && SLEW_MAY(n) -> moff[n]--; slewc[n] = 0;
+          printf("rt %d: holder %d's source stands still at %d (slews)\n", rt, n, rt + moff[n])
+       :: true -> slewc[n] = MIN(slewc[n] + 1, SLEWW - 1)
+       fi
+    :: else
+    fi
+  }
+  n = 0
+}
+
 /* Real time passes; the registry may lose its whole state (a restart without persistence). */
 proctype World() {
   byte n;
@@ -473,7 +554,7 @@ proctype World() {
 #endif
 end:
   do
-  :: atomic { rt < TMAX -> rt++ }
+  :: atomic { rt < TMAX -> rt++; slew(n) }
   :: atomic {
        losses < MAXLOSSES -> losses++;
        for (n : 0 .. NN - 1) {
@@ -494,6 +575,10 @@ end:
             off[n] = m - SKEW;
             m = 0
          :: else
+         fi;
+         if
+         :: ISMONO(n) -> moff[n] = MAX(moff[n], off[n])   /* a source ahead stays ahead */
+         :: else
          fi
        }
        n = 0;
@@ -508,7 +593,7 @@ end:
    * holder's due action that cannot run is reported as an invalid end state */
   do
   :: atomic {
-       !ANY_DUE && rt < healedAt + K -> rt++; acts = 0;
+       !ANY_DUE && rt < healedAt + K -> rt++; acts = 0; slew(n);
        for (n : 0 .. NH - 1) {
          called[n] = 0
        }
@@ -530,7 +615,11 @@ init {
   atomic {
     for (h : 0 .. NH - 1) {
       inc[h] = h + 1; pos[h] = NONE; start[h] = NONE; dl[h] = NONE; rdl[h] = NONE;
-      bexp[h] = NONE
+      bexp[h] = NONE;
+      if
+      :: ISMONO(h) -> slewc[h] = SLEWW - 1
+      :: else
+      fi
     }
     /* holders 0 and 1 acquired ids 0 and 1 at time 0 */
     for (h : 0 .. NN - 1) {
@@ -541,7 +630,7 @@ init {
       hw[h] = NONE;
 #endif
      
-      lease[h] = 1; bound[h] = 1; node[h] = h; dl[h] = TTL - MARGIN; rdl[h] = TTL - MARGIN;
+      lease[h] = 1; bound[h] = 1; node[h] = h; dl[h] = TTL - MARGIN; SET_RDL(h, TTL - MARGIN);
       bexp[h] = TTL
     }
     h = 0;

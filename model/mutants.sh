@@ -14,6 +14,7 @@ cd "$work/tree" || exit 2
 holder=snowid-core/src/main/java/io/snowid/lease/LeaseHolder.java
 binding=snowid-core/src/main/java/io/snowid/NodeBinding.java
 registry=snowid-core/src/testFixtures/java/io/snowid/testkit/ScriptedRegistry.java
+source=snowid-core/src/main/java/io/snowid/MonotonicTimeSource.java
 
 # remove NAME: edits the code as the model's -DNAME does (one replacement, checked: text within a
 # line, or a whole line where the text starts with spaces)
@@ -37,6 +38,9 @@ remove() {
       new='passTick.accept(-1);' ;;
     NO_LOSTWAIT) file=$registry old='lostUntil = request.limits().lostUntilMillis(now);'
       new='lostUntil = Long.MIN_VALUE;' ;;
+    # the slew's rate 0.9 down to 0.5, below the lease's (ttl - margin) / ttl = 0.8
+    NO_SLEWBOUND) file=$source old='static final long SLEW_DIVISOR = 10;'
+      new='static final long SLEW_DIVISOR = 2;' ;;
   esac
   OLD=$old NEW=$new python3 - "$file" <<'P'
 import os, sys
@@ -55,7 +59,8 @@ for pair in NO_HWM:$trails#newcomerClockBehindOnAnExpiredId \
   NO_HWM_RENEW:$trails#newcomerClockBehindOnAnIdExpiredAfterARenewal \
   NO_SENT:$trails#renewalReplyLater NO_SENT_ACQUIRE:LeaseDeadlineTest#acquire_slowAnswer \
   NO_FENCE:$trails#wallClockSteppedBack NO_SKEW:$trails#holderClockAhead \
-  NO_WAIT:$trails#newcomerInTheMillisecond NO_LOSTWAIT:$trails#registryLostUnderALiveHolder; do
+  NO_WAIT:$trails#newcomerInTheMillisecond NO_LOSTWAIT:$trails#registryLostUnderALiveHolder \
+  NO_SLEWBOUND:$trails#defaultSourceSlewingAfterAStepBack; do
   name=${pair%%:*} test=${pair#*:}
   git checkout -q -- snowid-core
   if ! remove "$name"; then status=1; continue; fi

@@ -51,9 +51,8 @@ class LeaseModelTrailsTest {
     final Snowflake generator;
     final Set<Long> issued = new LinkedHashSet<>();
 
-    Process(String name, SimulatedTime.Host host) {
+    Process(String name, SimulatedTime.Host host, TimeSource source) {
       this.host = host;
-      TimeSource source = TimeSource.wallClock(host);
       this.lease =
           LeaseCoordinators.lease(
               registry,
@@ -108,7 +107,13 @@ class LeaseModelTrailsTest {
   }
 
   private Process process(String name, SimulatedTime.Host host) {
-    return new Process(name, host);
+    return new Process(name, host, TimeSource.wallClock(host));
+  }
+
+  /** A process whose lease and generator read the default time source of its host. */
+  private Process onDefaultSource(String name) {
+    SimulatedTime.Host host = time.host();
+    return new Process(name, host, TimeSource.monotonic(host));
   }
 
   @AfterEach
@@ -216,6 +221,32 @@ class LeaseModelTrailsTest {
     assertThat(b.take()).isNotEqualTo(Snowflake.NO_ID);
     assertThat(b.node()).isEqualTo(a.node());
     assertThat(a.issued).hasSize(1);
+  }
+
+  /**
+   * NO_SLEWBOUND: the holder is on the default time source and its wall clock steps back far (NTP
+   * sets it behind real time); nothing renews the lease. The source does not follow the step: it
+   * slews towards the wall clock and has no deadline in real time. Its rate while it slews, 0.9 of
+   * real time, above the lease's (ttl - margin) / ttl = 0.8, brings it to the grant's deadline
+   * before the registry's expiry, so at that expiry it reads past the grant.
+   */
+  @Test
+  void defaultSourceSlewingAfterAStepBackAndNoRenewal_issuesNothingAtTheRegistrysExpiry() {
+    Process a = onDefaultSource("slew-a");
+    a.take();
+    a.host.step(Duration.ofMinutes(-10));
+    time.advance(Duration.ofSeconds(1));
+    a.take(); // the source's resync finds the wall clock 10 min behind: it slews from here
+    time.advance(TTL.minusSeconds(1)); // the registry's expiry of a's lease
+    long atExpiry = a.take(); // the source reads 4 min 30.1 s: 1 s, then 299 s at 0.9
+
+    Process b = process("slew-b");
+
+    assertThat(atExpiry).isEqualTo(Snowflake.NO_ID);
+    assertThat(b.take()).isNotEqualTo(Snowflake.NO_ID);
+    assertThat(b.node()).isEqualTo(a.node());
+    assertThat(a.issued).hasSize(2);
+    assertThat(b.issued).doesNotContainAnyElementsOf(a.issued);
   }
 
   /**
