@@ -46,8 +46,11 @@
  *            actions), so no fairness assumption is needed. Every holder then returns an ID
  *            within K units of healing (an assertion when rt reaches healedAt + K), but one
  *            whose default source is ahead beyond SKEW at healing in a process that has had no
- *            grant yet: the code rejoins the wall clock only for a generator with a binding
- *            (NodeBinding.rejoinWallClock), so it waits for the slew (`exempt`).
+ *            grant yet (`exempt`): only a generator with a binding rejoins the wall clock
+ *            (NodeBinding.rejoinWallClock); in the code such a process is a build retrying its
+ *            first acquisition for connectWait on one source, which then fails, and the next
+ *            build's default source starts on the corrected wall clock, where the model's
+ *            process would retry on that source until the slew brings it within SKEW.
  *   NO_RETRY     (with LIVE) a holder whose lease was taken never acquires again: `issues` fails
  *   SHORT_K      (with LIVE) K one unit short of what the wait needs: `issues` fails
  *   NO_REJOIN    (with LIVE) a default source fenced for skew does not rejoin the wall clock: it
