@@ -1,6 +1,7 @@
 package io.snowid;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Wall clock at start plus monotonic elapsed time; moved forward (never back) to the wall clock
@@ -101,7 +102,9 @@ final class MonotonicTimeSource implements TimeSource {
   private static final long MAX_SLEW_NANOS = 365L * 24 * 3600 * 1_000_000_000L;
 
   private final Ticker ticker;
-  private int users; // generators reading this source (guarded by this): rejoin() needs one
+  // generators reading this source: rejoin() needs one; a counter of its own, so that the cleaner
+  // of a generator never closed can give its use back without holding this source (or its ticker)
+  private final AtomicInteger users = new AtomicInteger();
   private volatile long origin;
   private volatile long nextResync; // Unix ns; Long.MIN_VALUE while slewing: reads take slewRead()
   private volatile Slew slew; // null unless slewing
@@ -218,14 +221,9 @@ final class MonotonicTimeSource implements TimeSource {
     return readingNanos;
   }
 
-  /** A generator reads this source from now on; {@link #release()} when it closes. */
-  synchronized void use() {
-    users++;
-  }
-
-  /** A generator that {@link #use() used} this source closed. */
-  synchronized void release() {
-    users--;
+  /** The count of generators reading this source: each adds one, and takes it away when closed. */
+  AtomicInteger users() {
+    return users;
   }
 
   /**
@@ -235,7 +233,7 @@ final class MonotonicTimeSource implements TimeSource {
    * nothing on readings from before.
    */
   synchronized boolean rejoin(Runnable fence) {
-    if (users != 1) {
+    if (users.get() != 1) {
       return false;
     }
     Slew s = slew;

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -121,6 +122,12 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
   /** The binding in force: the generator reads it once per attempt and again after its CAS. */
   volatile Binding current;
 
+  /**
+   * How many times the time source rejoined the wall clock: a run reserved before one and still
+   * waiting for its time is given up (its time was read before the source went back).
+   */
+  final AtomicInteger rejoins = new AtomicInteger();
+
   private static final VarHandle CURRENT;
 
   static {
@@ -184,9 +191,6 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     this.passTick = passTick;
     this.lastReservedTick = lastReservedTick;
     this.realTime = !(time instanceof MonotonicTimeSource);
-    if (time instanceof MonotonicTimeSource m) {
-      m.use();
-    }
   }
 
   /**
@@ -194,10 +198,18 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
    * the generator is ready to be moved.
    */
   void start() {
-    if (node.lease() == null) {
-      onGrant(NodeGrant.permanent(node.values(), node.source()));
-    } else {
-      node.lease().attach(this);
+    if (time instanceof MonotonicTimeSource m) {
+      claim.useSource(m.users()); // given back on close, or by the cleaner if never closed
+    }
+    try {
+      if (node.lease() == null) {
+        onGrant(NodeGrant.permanent(node.values(), node.source()));
+      } else {
+        node.lease().attach(this);
+      }
+    } catch (RuntimeException e) {
+      claim.releaseSource();
+      throw e;
     }
   }
 
@@ -399,16 +411,18 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       }
       long since = time.millis();
       return m.rejoin(
-          () ->
-              publish(
-                  new Binding(
-                      b.grant,
-                      b.nodeBits,
-                      -1,
-                      b.startAfterMillis,
-                      "its time source ran ahead of the registry's clock: it rejoins the wall clock",
-                      since,
-                      realTime)));
+          () -> {
+            publish(
+                new Binding(
+                    b.grant,
+                    b.nodeBits,
+                    -1,
+                    b.startAfterMillis,
+                    "its time source ran ahead of the registry's clock: it rejoins the wall clock",
+                    since,
+                    realTime));
+            rejoins.incrementAndGet();
+          });
     }
   }
 
@@ -590,9 +604,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                 time.millis(),
                 realTime));
       }
-      if (!closed && time instanceof MonotonicTimeSource m) {
-        m.release();
-      }
+      claim.releaseSource();
       closed = true;
       claim.set(null, 0, null);
     }
@@ -606,6 +618,19 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     private NodeClaims.Claim held; // guarded by this
     private long packed;
     private String namespace;
+    private AtomicInteger sourceUsers; // of the default source this generator reads, until released
+
+    synchronized void useSource(AtomicInteger users) {
+      users.incrementAndGet();
+      sourceUsers = users;
+    }
+
+    synchronized void releaseSource() {
+      if (sourceUsers != null) {
+        sourceUsers.decrementAndGet();
+        sourceUsers = null;
+      }
+    }
 
     synchronized boolean holds(long packed, String namespace) {
       return NodeClaims.inForce(held)
@@ -624,6 +649,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
     @Override
     public void run() {
       set(null, 0, null);
+      releaseSource();
     }
   }
 }

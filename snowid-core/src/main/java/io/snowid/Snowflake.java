@@ -163,8 +163,8 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     // The common case, the source within the tick of the next position, is checked on the reading
     // in nanoseconds: no division, whose latency would stand between the clock read and the CAS.
     // Anything else is decided in ticks, from the same reading.
+    Binding b = node.current; // before the clock: a reading is never older than its binding
     long nanos = fine != null ? fine.unixNanos() : Position.nanosOf(time.millis());
-    Binding b = node.current;
     long s = state;
     long next = s + 1;
     long t = position.tick(next);
@@ -175,7 +175,7 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         && node.current == b) {
       return position.compose(b.nodeBits, next);
     }
-    return tryNextIdAt(ticksAt(nanos));
+    return tryNextIdAt(ticksAt(nanos), b);
   }
 
   /** The tick of a reading in Unix nanoseconds; a saturated one is read again in milliseconds. */
@@ -188,9 +188,12 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
   /**
    * {@link #tryNextId()} off its common case, with {@code now} a reading of the source in ticks.
    */
-  private long tryNextIdAt(long now) {
+  private long tryNextIdAt(long now, Binding read) {
     for (; ; ) {
       Binding b = node.current;
+      if (b != read) {
+        return NO_ID; // bound after the reading: the slow path reads the source again
+      }
       long s = state;
       long next = s + 1;
       long t = position.tick(next);
@@ -247,8 +250,9 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
     Binding waitedOn = null;
     ClockStepGuard.Call call = clock.call(); // the clock steps this call met: maxWait is per call
     for (; ; ) {
-      long now = ticks();
+      int rejoins = node.rejoins.get(); // then the binding, then the clock (NodeBinding.rejoins)
       Binding b = node.current;
+      long now = ticks();
       if (b.fencedReason != null) { // closed, or a grant that does not fit: before any clock step
         throw node.fenced(b, now);
       }
@@ -320,9 +324,13 @@ public final class Snowflake implements IdGenerator, AutoCloseable {
         fullLoadTick = t;
       }
       if (lastTick > now + lead
-          && (!clock.awaitRun(lastTick, now, call) || node.pastRealDeadline(b))) {
+          && (!clock.awaitRun(lastTick, now, call)
+              || node.pastRealDeadline(b)
+              || node.rejoins.get() != rejoins)) {
         continue; // clockback: the run is given up (the next round counts the step); or the lease
-        // ran out in real time while the run waited for its time: the next round fences
+        // ran out in real time while the run waited for its time, or the source rejoined the wall
+        // clock, so that the deadline it was checked against counted from before: the next round
+        // fences
       }
       if (into != null) {
         for (int i = 0; i < n; i++) {

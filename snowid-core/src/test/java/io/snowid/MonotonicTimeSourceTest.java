@@ -140,7 +140,7 @@ class MonotonicTimeSourceTest {
   @Test
   void rejoin_aheadOfTheWallClockAfterACorrectedForwardStep_readsTheWallClockAtOnce() {
     MonotonicTimeSource source = new MonotonicTimeSource(clock);
-    source.use();
+    source.users().incrementAndGet();
     clock.set(clock.wallInstant().plusSeconds(3600));
     clock.advance(Duration.ofMillis(1001));
     assertThat(source.millis()).isEqualTo(clock.wallMillis()); // followed forward at the resync
@@ -158,7 +158,7 @@ class MonotonicTimeSourceTest {
   @Test
   void rejoin_withinTheTolerance_staysAndDoesNotFence() {
     MonotonicTimeSource source = new MonotonicTimeSource(clock);
-    source.use();
+    source.users().incrementAndGet();
     long before = source.millis();
     clock.stepBack(Duration.ofMillis(MonotonicTimeSource.SLEW_ABOVE_MILLIS));
     AtomicBoolean fenced = new AtomicBoolean();
@@ -177,10 +177,10 @@ class MonotonicTimeSourceTest {
     AtomicBoolean fenced = new AtomicBoolean();
 
     assertThat(source.rejoin(() -> fenced.set(true))).as("no generator").isFalse();
-    source.use();
-    source.use();
+    source.users().incrementAndGet();
+    source.users().incrementAndGet();
     assertThat(source.rejoin(() -> fenced.set(true))).as("two generators").isFalse();
-    source.release();
+    source.users().decrementAndGet();
     assertThat(fenced).isFalse();
     assertThat(source.millis()).isEqualTo(before);
     assertThat(source.rejoin(() -> fenced.set(true))).as("one left").isTrue();

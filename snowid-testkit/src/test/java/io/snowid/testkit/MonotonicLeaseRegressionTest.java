@@ -1,6 +1,7 @@
 package io.snowid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.snowid.ClockPolicy;
@@ -9,6 +10,7 @@ import io.snowid.Snowflake;
 import io.snowid.TimeSource;
 import io.snowid.lease.Lease;
 import io.snowid.lease.LeaseCoordinators;
+import io.snowid.lease.LeaseLostException;
 import io.snowid.lease.LeaseOptions;
 import io.snowid.node.NodeLease;
 import java.time.Duration;
@@ -131,6 +133,35 @@ class MonotonicLeaseRegressionTest {
       assertThat(realMillis()).isGreaterThan(expiry);
       assertThat(lease.status().held()).isFalse();
       assertThat(before).isPositive();
+    }
+  }
+
+  // A run reserved before the rejoin and parked for its time was returned once the rejoined
+  // (overshot) wall clock reached it: 1.7 s after the registry's expiry, past a deadline counted
+  // from before the rejoin. It is given up now, and the fenced generator issues nothing.
+  @Test
+  void nextIds_runWaitingForItsTimeAcrossARejoin_isGivenUpNotReturnedAfterTheRegistrysExpiry() {
+    Layout layout =
+        Layout.parse("time=41,worker=5,sequence=1,unit=100ms,epoch=2020-01-01T00:00:00Z");
+    LeaseOptions options =
+        LeaseOptions.parse("memory:slew?namespace=slew&ttl=10s&renew=20ms", Duration.ofSeconds(10));
+    try (NodeLease lease = LeaseCoordinators.lease(registry, options, layout, Map.of(), time)) {
+      Snowflake gen = Snowflake.builder().layout(layout).lease(lease).timeSource(time).build();
+      gen.nextId();
+      registry.failRenewals(true);
+      clock.set(clock.wallInstant().plusSeconds(3)); // forward step, followed
+      pass(Duration.ofMillis(1100));
+      clock.beforeNextPark(
+          () -> {
+            registry.failRenewalsSentBelow(realMillis()); // unreachable right after the rejoin
+            clock.stepBack(Duration.ofSeconds(8)); // NTP takes it back, overshooting by 5 s
+            registry.failRenewals(false);
+            await().until(() -> time.millis() < realMillis());
+          });
+      long[] run = new long[76]; // 100 ms ticks up to the old deadline's: a run that waits
+
+      assertThatThrownBy(() -> gen.nextIds(run)).isInstanceOf(LeaseLostException.class);
+      assertThat(run).containsOnly(0L);
     }
   }
 
