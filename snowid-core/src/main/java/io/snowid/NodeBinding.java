@@ -361,8 +361,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
               + " passed its deadline; close this generator and build another";
       taken = b.grant; // before the fence: a publish that misses the fence sees it
       takenReason = reason;
-      Binding fenced =
-          new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, time.millis(), realTime);
+      Binding fenced = fencedBinding(b, reason, time.millis());
       if (CURRENT.compareAndSet(this, b, fenced)) {
         return lastIssuedMillis(); // fenced: nothing is issued after it that this misses
       }
@@ -413,17 +412,18 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       return m.rejoin(
           () -> {
             publish(
-                new Binding(
-                    b.grant,
-                    b.nodeBits,
-                    -1,
-                    b.startAfterMillis,
+                fencedBinding(
+                    b,
                     "its time source ran ahead of the registry's clock: it rejoins the wall clock",
-                    since,
-                    realTime));
+                    since));
             rejoins.incrementAndGet();
           });
     }
+  }
+
+  /** {@code b} fenced for {@code reason} since {@code sinceMillis}: nothing is issued under it. */
+  private Binding fencedBinding(Binding b, String reason, long sinceMillis) {
+    return new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, sinceMillis, realTime);
   }
 
   @Override
@@ -482,10 +482,7 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
                     + " (it stepped back)"
                 : "");
     synchronized (lock) {
-      CURRENT.compareAndSet(
-          this,
-          b,
-          new Binding(b.grant, b.nodeBits, -1, b.startAfterMillis, reason, since, realTime));
+      CURRENT.compareAndSet(this, b, fencedBinding(b, reason, since));
     }
     return new LeaseLostException(b.grant.values(), Instant.ofEpochMilli(since), reason);
   }
@@ -591,18 +588,14 @@ final class NodeBinding implements GrantListener, NodeClaims.Owner {
       if (!closed && current != null && !endedBefore) {
         Binding b = current;
         publish(
-            new Binding(
-                b.grant,
-                b.nodeBits,
-                -1,
-                b.startAfterMillis,
+            fencedBinding(
+                b,
                 node.ownsLease()
                     ? "the generator was closed and its lease from "
                         + b.grant.source()
                         + " released"
                     : "the generator was closed",
-                time.millis(),
-                realTime));
+                time.millis()));
       }
       claim.releaseSource();
       closed = true;
