@@ -82,11 +82,10 @@ class RedisClockStepProcessTest {
         .until(() -> holder.lines().stream().anyMatch(l -> l.text().contains("clock skew")));
     int from = holder.lineCount();
     setClock(clock, 0); // NTP takes the step back
-    long back = System.currentTimeMillis();
 
     // The cached clock file (1 s), a renewal retry (200 ms) and the renewal on the wall clock take
     // seconds; the bound is a third of the slew, which a slow machine does not come near.
-    HolderJvm.Line resumed = holder.await("resumed", from, Duration.ofMillis(SLEW_MILLIS / 3));
+    holder.await("resumed", from, Duration.ofMillis(SLEW_MILLIS / 3));
     Thread.sleep(500);
     long stopped = System.currentTimeMillis();
     holder.stop();
