@@ -2,8 +2,9 @@
 # Checks the lease model (model/lease.pml) with SPIN: no ID issued twice, no ID after the
 # registry's expiry (safety); every holder issues again within K units once the faults end
 # (liveness). Usage: model/check.sh [--safety | --liveness | --removals] [extra -D options]
-#   (no option)  the safety check (two mixed fleets: -DMONO=1, -DMONO=2), then the liveness check
-#                (CI); exits non-zero on a violation
+#   (no option)  the safety check (two mixed fleets: -DMONO=1, -DMONO=2; each again with two clock
+#                steps and no restart, which reaches the rejoin), then the liveness check (CI);
+#                exits non-zero on a violation
 #   --safety     the safety check alone (longer runs: extra -D bounds, e.g. -DNH=3 -DNN=2; an
 #                extra -DMONO=… checks that fleet alone: 0 all on the wall clock, 3 all on the
 #                default time source)
@@ -131,6 +132,13 @@ if [[ $mode != --liveness ]]; then
     check "all${mono:+-mono$mono}" "safety${mono:+ (MONO=$mono)}" "${BOUNDS[@]}" -DTMAX=$TMAX \
       ${monodef[@]+"${monodef[@]}"} "$@" || exit
   done
+  if (($# == 0)); then
+    # the rejoin needs two clock steps (forward, then back): reached with the restarts left out
+    for mono in 1 2; do
+      check "rejoin-mono$mono" "safety through a rejoin (MONO=$mono, two steps, no restart)" \
+        "${BOUNDS[@]}" -DTMAX=$TMAX -DMONO="$mono" -DMAXSTEPS=2 -DMAXRESTARTS=0 || exit
+    done
+  fi
   [[ $mode == --safety ]] && exit 0
 fi
 check live liveness "${LIVE_BOUNDS[@]}" -DTMAX=$LIVE_TMAX "$@" || exit

@@ -47,8 +47,8 @@
  *            within K units of healing (an assertion when rt reaches healedAt + K), but one
  *            whose default source is ahead beyond SKEW at healing in a process that has had no
  *            grant yet (`exempt`): only a generator with a binding rejoins the wall clock
- *            (NodeBinding.rejoinWallClock); in the code such a process is a build retrying its
- *            first acquisition for connectWait on one source, which then fails, and the next
+ *            (NodeBinding.rejoinWallClock); in the code such a process is a build whose first
+ *            acquisition is refused for skew, which fails at once, and the next
  *            build's default source starts on the corrected wall clock, where the model's
  *            process would retry on that source until the slew brings it within SKEW.
  *   NO_RETRY     (with LIVE) a holder whose lease was taken never acquires again: `issues` fails
