@@ -41,8 +41,15 @@ final class EtcdCalls implements AutoCloseable {
   private static final long CLOSE_WAIT_MILLIS = 1_000;
 
   private final EtcdSettings settings;
-  private final Client client;
+  private final List<ClientInterceptor> interceptors;
+  private final Object lock = new Object();
+
+  /** The client the calls go out on; replaced when one of them found etcd silent or unreachable. */
+  private volatile Connection connection;
+
+  private boolean closed; // under lock
   private final AtomicLong calls = new AtomicLong();
+  private final AtomicLong connectionsBuilt = new AtomicLong();
   private final Set<CompletableFuture<?>> revocations = ConcurrentHashMap.newKeySet();
 
   /** The highest revision of an answer received so far; 0 before the first. */
@@ -54,8 +61,16 @@ final class EtcdCalls implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicReference<String> unrecordedLoss =
       new java.util.concurrent.atomic.AtomicReference<>();
 
+  /** A jetcd client (its own gRPC channel, hence its own TCP connection) and when it was built. */
+  private record Connection(Client client, long builtNanos) {}
+
   EtcdCalls(EtcdSettings settings, List<ClientInterceptor> interceptors) {
     this.settings = settings;
+    this.interceptors = List.copyOf(interceptors);
+    this.connection = connect();
+  }
+
+  private Connection connect() {
     ClientBuilder b =
         Client.builder()
             .endpoints(settings.endpoints().toArray(String[]::new))
@@ -70,7 +85,41 @@ final class EtcdCalls implements AutoCloseable {
     if (!interceptors.isEmpty()) {
       b.interceptors(interceptors);
     }
-    this.client = b.build();
+    connectionsBuilt.incrementAndGet();
+    return new Connection(b.build(), System.nanoTime());
+  }
+
+  private Client client() {
+    return connection.client();
+  }
+
+  /**
+   * The calls from now on go out on a new client, when the one a call sent before {@code
+   * waitedFromNanos} went out on is still the current one and the call found etcd silent or
+   * unreachable. A connection cut without a reset keeps what it sent in the kernel's retransmission
+   * back-off, and a channel that failed to connect in gRPC's reconnect back-off, each for seconds
+   * past the fault's end; a new client connects at its first call (docs/design.md, "The etcd://
+   * backend": a new connection after a call etcd did not answer).
+   */
+  private void reconnect(long waitedFromNanos) {
+    Connection silent;
+    synchronized (lock) {
+      silent = connection;
+      if (closed || silent.builtNanos() - waitedFromNanos > 0) {
+        return; // built after the call was sent: not the connection that failed it
+      }
+      connection = connect();
+    }
+    try {
+      silent.client().close(); // ends its calls in flight and its watches (their views break)
+    } catch (RuntimeException e) {
+      // replaced anyway
+    }
+  }
+
+  /** Clients built so far, the first included; for tests. */
+  long connections() {
+    return connectionsBuilt.get();
   }
 
   static ByteSequence bytes(String s) {
@@ -89,7 +138,7 @@ final class EtcdCalls implements AutoCloseable {
     long seen = revision.get(); // every answer to a request sent now must be at least as new
     calls.incrementAndGet();
     CompletableFuture<TxnResponse> f =
-        client
+        client()
             .getKVClient()
             .txn()
             .If(ifs.toArray(Cmp[]::new))
@@ -151,7 +200,7 @@ final class EtcdCalls implements AutoCloseable {
 
   CompletableFuture<LeaseGrantResponse> grantAsync(long ttlSeconds) {
     calls.incrementAndGet();
-    return client.getLeaseClient().grant(ttlSeconds);
+    return client().getLeaseClient().grant(ttlSeconds);
   }
 
   /**
@@ -159,7 +208,7 @@ final class EtcdCalls implements AutoCloseable {
    * fails when its member has no leader (the listener then hears of it), instead of going quiet.
    */
   Watch.Watcher watch(String prefix, long fromRevision, Watch.Listener listener) {
-    return client
+    return client()
         .getWatchClient()
         .watch(
             bytes(prefix),
@@ -174,7 +223,7 @@ final class EtcdCalls implements AutoCloseable {
 
   CompletableFuture<LeaseKeepAliveResponse> keepAliveOnceAsync(long leaseId) {
     calls.incrementAndGet();
-    return client.getLeaseClient().keepAliveOnce(leaseId);
+    return client().getLeaseClient().keepAliveOnce(leaseId);
   }
 
   /**
@@ -184,7 +233,7 @@ final class EtcdCalls implements AutoCloseable {
    */
   void revokeQuietly(long leaseId) {
     try {
-      CompletableFuture<?> revoking = client.getLeaseClient().revoke(leaseId);
+      CompletableFuture<?> revoking = client().getLeaseClient().revoke(leaseId);
       revocations.add(revoking);
       revoking.whenComplete((r, e) -> revocations.remove(revoking));
     } catch (RuntimeException e) {
@@ -194,12 +243,14 @@ final class EtcdCalls implements AutoCloseable {
 
   /** Waits for a call sent before, within {@code boundMillis} of now. */
   <T> T await(String what, CompletableFuture<T> f, long boundMillis) {
+    long waitedFrom = System.nanoTime();
     try {
       return f.get(boundMillis, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw failed(what, e.getCause() == null ? e : e.getCause());
+      throw failed(what, e.getCause() == null ? e : e.getCause(), waitedFrom);
     } catch (TimeoutException e) {
       f.cancel(true);
+      reconnect(waitedFrom);
       throw new RegistryUnavailableException(
           "etcd at "
               + describe()
@@ -212,7 +263,7 @@ final class EtcdCalls implements AutoCloseable {
       f.cancel(true);
       throw new NodeIdUnavailableException(what + " on " + describe() + " was interrupted");
     } catch (RuntimeException e) {
-      throw failed(what, e);
+      throw failed(what, e, waitedFrom);
     }
   }
 
@@ -230,7 +281,7 @@ final class EtcdCalls implements AutoCloseable {
     }
   }
 
-  private NodeIdUnavailableException failed(String what, Throwable e) {
+  private NodeIdUnavailableException failed(String what, Throwable e, long waitedFrom) {
     String message =
         "the "
             + what
@@ -242,9 +293,11 @@ final class EtcdCalls implements AutoCloseable {
     if (leaseNotFound(e)) {
       return new LeaseGone(message);
     }
-    return notAnswering(e)
-        ? new RegistryUnavailableException(message)
-        : new NodeIdUnavailableException(message);
+    if (!notAnswering(e)) {
+      return new NodeIdUnavailableException(message);
+    }
+    reconnect(waitedFrom);
+    return new RegistryUnavailableException(message);
   }
 
   private String causeOf(Throwable e) {
@@ -322,8 +375,13 @@ final class EtcdCalls implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    Connection last;
+    synchronized (lock) {
+      closed = true;
+      last = connection;
+    }
     try {
-      client.close();
+      last.client().close();
     } catch (RuntimeException e) {
       // closing anyway
     }

@@ -11,12 +11,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP forwarder to a local port that a test can cut, as a network partition would: after {@link
- * #cut()} every connection through it is closed and new ones are refused.
+ * #cut()} every connection through it is closed and new ones are refused; after {@link #silence()}
+ * nothing through it is answered, and nothing is closed.
  */
 public final class TcpCut implements AutoCloseable {
   private final ServerSocket server;
   private final int target;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+  private final List<Link> links = new CopyOnWriteArrayList<>();
+  private volatile boolean silent;
+
+  /** One connection through the forwarder; silent for good once silenced. */
+  private static final class Link {
+    volatile boolean silent;
+  }
 
   /** Forwards a new local port to {@code target} on 127.0.0.1. */
   public TcpCut(int target) throws IOException {
@@ -36,6 +44,14 @@ public final class TcpCut implements AutoCloseable {
     try {
       while (true) {
         Socket client = server.accept();
+        sockets.add(client);
+        Link link = new Link();
+        links.add(link);
+        if (silent) {
+          link.silent = true;
+          pipe(client, null, link); // taken, never answered
+          continue;
+        }
         Socket upstream;
         try {
           upstream = new Socket(InetAddress.getLoopbackAddress(), target);
@@ -43,37 +59,63 @@ public final class TcpCut implements AutoCloseable {
           client.close();
           continue;
         }
-        sockets.add(client);
         sockets.add(upstream);
-        pipe(client, upstream);
-        pipe(upstream, client);
+        pipe(client, upstream, link);
+        pipe(upstream, client, link);
       }
     } catch (IOException e) {
       // cut
     }
   }
 
-  private void pipe(Socket from, Socket to) {
+  /** Copies {@code from} to {@code to} (null: nowhere) until either closes; a silent link drops. */
+  private void pipe(Socket from, Socket to, Link link) {
     Thread t =
         new Thread(
             () -> {
               byte[] buf = new byte[8192];
-              try (InputStream in = from.getInputStream();
-                  OutputStream out = to.getOutputStream()) {
+              try (InputStream in = from.getInputStream()) {
+                OutputStream out =
+                    to == null ? OutputStream.nullOutputStream() : to.getOutputStream();
                 for (int n; (n = in.read(buf)) >= 0; ) {
-                  out.write(buf, 0, n);
-                  out.flush();
+                  if (!link.silent) {
+                    out.write(buf, 0, n);
+                    out.flush();
+                  }
                 }
               } catch (IOException e) {
                 // either side closed
               } finally {
                 closeQuietly(from);
-                closeQuietly(to);
+                if (to != null) {
+                  closeQuietly(to);
+                }
               }
             },
             "tcp-cut pipe");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * Makes every connection through it silent for good, and those opened until {@link #heal()}: what
+   * is sent on them is taken and never delivered, and nothing is closed or refused. So does a cut
+   * that drops packets to a connection that stays in the kernel's retransmission back-off long
+   * after the cut healed.
+   */
+  public void silence() {
+    silent = true;
+    links.forEach(l -> l.silent = true);
+  }
+
+  /** Connections opened from now on are forwarded; those silenced stay silent. */
+  public void heal() {
+    silent = false;
+  }
+
+  /** Connections opened through it so far. */
+  public int connections() {
+    return links.size();
   }
 
   /** Closes every connection and refuses new ones. */
