@@ -82,6 +82,8 @@ final class Checker {
 
   private final List<Path> files = new ArrayList<>();
   private final Map<Integer, List<long[]>> activity = new TreeMap<>(); // slot -> [from, to]
+  // slot -> [spawned, main() entered] of each worker JVM the harness started for it
+  private final Map<Integer, List<long[]>> startups = new TreeMap<>();
 
   /** A stretch of one file: strictly increasing IDs of one key. */
   private record Run(int file, long offset, long key, long first, long last, long count) {}
@@ -194,7 +196,15 @@ final class Checker {
         p.load(in);
       }
       files.add(ids);
-      readWorker(files.size() - 1, instance, ids, Long.parseLong(p.getProperty("startMicros")));
+      long started = Long.parseLong(p.getProperty("startMicros"));
+      String spawned = p.getProperty("spawnedMicros");
+      if (spawned != null) {
+        int slot = Integer.parseInt(instance.substring(1, instance.indexOf('-')));
+        startups
+            .computeIfAbsent(slot, k -> new ArrayList<>())
+            .add(new long[] {Long.parseLong(spawned), started});
+      }
+      readWorker(files.size() - 1, instance, ids, started);
     }
   }
 
@@ -541,8 +551,10 @@ final class Checker {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
             if (g[0] <= met && g[1] > met) {
               held = heldByAnother(f, e.getKey(), g);
-              if (!held && g[1] - met > recovery) {
-                recovery = g[1] - met;
+              long startup = startupWithin(e.getKey(), met, g[1]);
+              s.startupMicros = Math.max(s.startupMicros, startup);
+              if (!held && g[1] - met - startup > recovery) {
+                recovery = g[1] - met - startup;
                 slowest = e.getKey();
                 slowestGap = g;
               }
@@ -571,6 +583,19 @@ final class Checker {
         }
       }
     }
+  }
+
+  /**
+   * How much of {@code from..to} the slot's worker JVMs spent starting (from the harness's spawn to
+   * their {@code main}): a replacement's start-up is the JVM's and the machine's, not the lease's,
+   * and the targets count none (RELIABILITY.md, "Availability targets").
+   */
+  private long startupWithin(int slot, long from, long to) {
+    long sum = 0;
+    for (long[] s : startups.getOrDefault(slot, List.of())) {
+      sum += Math.max(0, Math.min(s[1], to) - Math.max(s[0], from));
+    }
+    return sum;
   }
 
   /**
@@ -696,6 +721,7 @@ final class Checker {
       int count;
       int overlapped; // faults each of whose affected slots another fault held past its end
       long longestMicros;
+      long startupMicros; // the longest JVM start-up left out of a recovery
       final List<Long> recoveries = new ArrayList<>(); // per fault: healed until IDs again
       final List<Availability> targets = new ArrayList<>(); // per fault, as recoveries
 
@@ -899,6 +925,13 @@ final class Checker {
                       "  %-18s       (%d not counted: another fault held each affected slot past"
                           + " its end)%n",
                       "", s.overlapped));
+            }
+            if (s.startupMicros > 0) {
+              sb.append(
+                  String.format(
+                      "  %-18s       (not counted: a replacement JVM's start-up, from its spawn"
+                          + " to its main(), longest %.3f s)%n",
+                      "", s.startupMicros / 1e6));
             }
           });
       if (!slowRecoveries.isEmpty()) {

@@ -144,6 +144,7 @@ final class Fleet implements AutoCloseable {
     }
     Path log = config.runDir().resolve("logs").resolve(instance + ".log");
     pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().put(WorkerMain.SPAWNED_NANOS, Long.toString(System.nanoTime()));
     s.process = pb.start();
     config.pids().add(s.process.pid());
   }

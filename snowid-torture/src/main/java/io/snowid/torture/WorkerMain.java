@@ -28,9 +28,13 @@ import java.util.concurrent.locks.LockSupport;
 public final class WorkerMain {
   static final long GIVE_UP_MILLIS = 20_000;
 
+  /** The environment variable the harness sets to its {@code System.nanoTime()} at the spawn. */
+  static final String SPAWNED_NANOS = "TORTURE_SPAWNED_NANOS";
+
   private WorkerMain() {}
 
   public static void main(String[] args) throws IOException {
+    long start = System.nanoTime(); // the JVM is up: what follows is the worker's
     String uri = args[0];
     Path idsFile = Paths.get(args[1]);
     Path metaFile = Paths.get(args[2]);
@@ -39,10 +43,13 @@ public final class WorkerMain {
     long bytesPerSecond = Long.parseLong(args[5]);
     long maxBytes = Long.parseLong(args[6]);
 
-    long start = System.nanoTime();
     Properties meta = new Properties();
     meta.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
     meta.setProperty("startMicros", Long.toString(start / 1000));
+    String spawned = System.getenv(SPAWNED_NANOS);
+    if (spawned != null) {
+      meta.setProperty("spawnedMicros", Long.toString(Long.parseLong(spawned) / 1000));
+    }
     meta.setProperty("mode", mode.toString());
     try (OutputStream out = Files.newOutputStream(metaFile)) {
       meta.store(out, "snowid torture worker");

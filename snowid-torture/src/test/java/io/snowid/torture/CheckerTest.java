@@ -626,4 +626,31 @@ class CheckerTest {
         .contains("registry-restart      1  longest stall    8.500 s  after healing   0.500 s")
         .doesNotContain("not counted");
   }
+
+  // A kill's replacement is a new JVM: on the 2-core machine, with seven workers issuing beside
+  // it, 2 s passed from its spawn to its main() (the file: run's kill at 3.9 s against 3.6 s).
+  @Test
+  void check_killWhoseReplacementJvmTookTwoSecondsToStart_countsOnlyTheTimeAfterItsMain()
+      throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=file:\nttlMillis=2000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 10_000);
+    hold("w0-1", 3, 10_100, 30_000);
+    worker("w0-0", id(9_950, 3, 0), 9_950, id(10_000, 3, 0), 10_000);
+    worker("w0-1", id(13_000, 3, 0), 13_000, id(13_050, 3, 0), 13_050);
+    // spawned at 10.1 s, in main() at 12.1 s, first ID at 13 s
+    Files.writeString(
+        dir.resolve("ids/w0-1.meta"), "startMicros=12100000\nspawnedMicros=10100000\n");
+    fault(FaultKind.KILL, 10_000, 10_100, 0);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("kill                  1  longest stall    3.000 s  after healing   0.900 s")
+        .contains(
+            "(not counted: a replacement JVM's start-up, from its spawn to its main(),"
+                + " longest 2.000 s)");
+  }
 }
