@@ -22,8 +22,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,8 +63,37 @@ final class EtcdCalls implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicReference<String> unrecordedLoss =
       new java.util.concurrent.atomic.AtomicReference<>();
 
-  /** A jetcd client (its own gRPC channel, hence its own TCP connection) and when it was built. */
-  private record Connection(Client client, long builtNanos) {}
+  /** A jetcd client: its own gRPC channel, hence its own TCP connection. */
+  private record Connection(Client client) {}
+
+  /**
+   * A call's answer to come and the connection it went out on, which {@link #await} replaces when
+   * the call finds etcd silent or unreachable and nothing replaced it since.
+   */
+  private static final class Sent<T> extends CompletableFuture<T> {
+    private final Connection on;
+    private final CompletableFuture<T> call;
+
+    Sent(Connection on, CompletableFuture<T> call) {
+      this.on = on;
+      this.call = call;
+      call.whenComplete(
+          (v, e) -> {
+            if (e == null) {
+              complete(v);
+            } else {
+              completeExceptionally(
+                  e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            }
+          });
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      call.cancel(mayInterruptIfRunning);
+      return super.cancel(mayInterruptIfRunning);
+    }
+  }
 
   EtcdCalls(EtcdSettings settings, List<ClientInterceptor> interceptors) {
     this.settings = settings;
@@ -86,27 +117,34 @@ final class EtcdCalls implements AutoCloseable {
       b.interceptors(interceptors);
     }
     connectionsBuilt.incrementAndGet();
-    return new Connection(b.build(), System.nanoTime());
+    return new Connection(b.build());
   }
 
   private Client client() {
     return connection.client();
   }
 
+  /** Sends a call on the current connection: {@code call} sends it on the client given. */
+  private <T> Sent<T> send(java.util.function.Function<Client, CompletableFuture<T>> call) {
+    calls.incrementAndGet();
+    Connection on = connection;
+    return new Sent<>(on, call.apply(on.client()));
+  }
+
   /**
-   * The calls from now on go out on a new client, when the one a call sent before {@code
-   * waitedFromNanos} went out on is still the current one and the call found etcd silent or
-   * unreachable. A connection cut without a reset keeps what it sent in the kernel's retransmission
-   * back-off, and a channel that failed to connect in gRPC's reconnect back-off, each for seconds
-   * past the fault's end; a new client connects at its first call (docs/design.md, "The etcd://
-   * backend": a new connection after a call etcd did not answer).
+   * The calls from now on go out on a new client, when {@code failedOn}, the one a call that found
+   * etcd silent or unreachable went out on, is still the current one. A connection cut without a
+   * reset keeps what it sent in the kernel's retransmission back-off, and a channel that failed to
+   * connect in gRPC's reconnect back-off, each for seconds past the fault's end; a new client
+   * connects at its first call (docs/design.md, "The etcd:// backend": a new connection after a
+   * call etcd did not answer).
    */
-  private void reconnect(long waitedFromNanos) {
+  private void reconnect(Connection failedOn) {
     Connection silent;
     synchronized (lock) {
       silent = connection;
-      if (closed || silent.builtNanos() - waitedFromNanos > 0) {
-        return; // built after the call was sent: not the connection that failed it
+      if (closed || silent != failedOn) {
+        return; // replaced since the call was sent: the new one has not failed
       }
       connection = connect();
     }
@@ -136,15 +174,15 @@ final class EtcdCalls implements AutoCloseable {
   /** One transaction, within {@code boundMillis}. */
   Answer txn(String what, long boundMillis, List<Cmp> ifs, List<Op> then, List<Op> otherwise) {
     long seen = revision.get(); // every answer to a request sent now must be at least as new
-    calls.incrementAndGet();
     CompletableFuture<TxnResponse> f =
-        client()
-            .getKVClient()
-            .txn()
-            .If(ifs.toArray(Cmp[]::new))
-            .Then(then.toArray(Op[]::new))
-            .Else(otherwise.toArray(Op[]::new))
-            .commit();
+        send(
+            c ->
+                c.getKVClient()
+                    .txn()
+                    .If(ifs.toArray(Cmp[]::new))
+                    .Then(then.toArray(Op[]::new))
+                    .Else(otherwise.toArray(Op[]::new))
+                    .commit());
     TxnResponse r = await(what, f, boundMillis);
     return new Answer(r, wentBack(r.getHeader(), seen));
   }
@@ -199,8 +237,7 @@ final class EtcdCalls implements AutoCloseable {
   }
 
   CompletableFuture<LeaseGrantResponse> grantAsync(long ttlSeconds) {
-    calls.incrementAndGet();
-    return client().getLeaseClient().grant(ttlSeconds);
+    return send(c -> c.getLeaseClient().grant(ttlSeconds));
   }
 
   /**
@@ -222,8 +259,7 @@ final class EtcdCalls implements AutoCloseable {
   }
 
   CompletableFuture<LeaseKeepAliveResponse> keepAliveOnceAsync(long leaseId) {
-    calls.incrementAndGet();
-    return client().getLeaseClient().keepAliveOnce(leaseId);
+    return send(c -> c.getLeaseClient().keepAliveOnce(leaseId));
   }
 
   /**
@@ -243,14 +279,14 @@ final class EtcdCalls implements AutoCloseable {
 
   /** Waits for a call sent before, within {@code boundMillis} of now. */
   <T> T await(String what, CompletableFuture<T> f, long boundMillis) {
-    long waitedFrom = System.nanoTime();
+    Connection on = f instanceof Sent<?> sent ? sent.on : null;
     try {
       return f.get(boundMillis, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw failed(what, e.getCause() == null ? e : e.getCause(), waitedFrom);
+      throw failed(what, e.getCause() == null ? e : e.getCause(), on);
     } catch (TimeoutException e) {
       f.cancel(true);
-      reconnect(waitedFrom);
+      reconnect(on);
       throw new RegistryUnavailableException(
           "etcd at "
               + describe()
@@ -263,7 +299,7 @@ final class EtcdCalls implements AutoCloseable {
       f.cancel(true);
       throw new NodeIdUnavailableException(what + " on " + describe() + " was interrupted");
     } catch (RuntimeException e) {
-      throw failed(what, e, waitedFrom);
+      throw failed(what, e, on);
     }
   }
 
@@ -281,7 +317,7 @@ final class EtcdCalls implements AutoCloseable {
     }
   }
 
-  private NodeIdUnavailableException failed(String what, Throwable e, long waitedFrom) {
+  private NodeIdUnavailableException failed(String what, Throwable e, Connection on) {
     String message =
         "the "
             + what
@@ -293,11 +329,63 @@ final class EtcdCalls implements AutoCloseable {
     if (leaseNotFound(e)) {
       return new LeaseGone(message);
     }
+    if (closedByReplacement(e, on)) {
+      return new RegistryUnavailableException(message); // its connection was replaced meanwhile
+    }
     if (!notAnswering(e)) {
       return new NodeIdUnavailableException(message);
     }
-    reconnect(waitedFrom);
+    if (connectionFailed(e)) {
+      reconnect(on);
+    }
     return new RegistryUnavailableException(message);
+  }
+
+  /**
+   * Whether a call failed only because the client it went out on was closed for a new one (jetcd
+   * refuses a call on a closed client, gRPC ends the calls of a channel shut down): not answered,
+   * and the next try goes out on the new client. After {@link #close()} it is a failure.
+   */
+  private boolean closedByReplacement(Throwable e, Connection on) {
+    synchronized (lock) {
+      if (closed || on == null || on == connection) {
+        return false;
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof RejectedExecutionException || m.contains("Channel shutdown")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a failure came from the connection rather than from etcd: a gRPC {@code UNAVAILABLE}
+   * without an answer of etcd's ({@code etcdserver: no leader}, {@code leader changed}, {@code
+   * request timed out} come over a working connection, which a new one would not fix).
+   */
+  static boolean connectionFailed(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("etcdserver:")) {
+        return false;
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof EtcdException ee && ee.getErrorCode() == ErrorCode.UNAVAILABLE) {
+        return true;
+      }
+      if (t instanceof io.grpc.StatusRuntimeException s
+          && s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+        return true;
+      }
+      if (t instanceof java.net.ConnectException
+          || String.valueOf(t.getMessage()).contains("Connection refused")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String causeOf(Throwable e) {
