@@ -164,8 +164,12 @@ class JdbcRegistryLossProcessTest {
                   dir,
                   "a")) {
         a.await("ready", 0, Duration.ofMinutes(2));
-        Fault fault = inflict.on(db, link);
-        try (HolderJvm b = HolderJvm.start(url + OPTIONS, dir, "b")) {
+        // B's JVM is up before the fault: it must lease within A's renewal period after it, which
+        // a JVM start-up on the loaded CI machine once outlasted (A took its id back first)
+        try (HolderJvm b = HolderJvm.startOnGo(url + OPTIONS, dir, "b")) {
+          b.await("waiting", 0, Duration.ofMinutes(2));
+          Fault fault = inflict.on(db, link);
+          b.go();
           b.await("ready", 0, Duration.ofMinutes(2));
           a.await("fenced", 0, Duration.ofMinutes(1));
           Thread.sleep(300);

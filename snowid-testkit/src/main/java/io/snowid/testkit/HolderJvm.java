@@ -30,12 +30,14 @@ public final class HolderJvm implements AutoCloseable {
   private final Process process;
   private final Path ids;
   private final Path err;
+  private final Path go; // null: it builds at once
   private final List<Line> lines = new ArrayList<>();
 
-  private HolderJvm(Process process, Path ids, Path err) {
+  private HolderJvm(Process process, Path ids, Path err, Path go) {
     this.process = process;
     this.ids = ids;
     this.err = err;
+    this.go = go;
     Thread reader =
         new Thread(
             () -> {
@@ -71,6 +73,21 @@ public final class HolderJvm implements AutoCloseable {
    */
   public static HolderJvm start(String uri, Path dir, String name, Map<String, String> environment)
       throws IOException {
+    return start(uri, dir, name, environment, null);
+  }
+
+  /**
+   * As {@link #start(String, Path, String)}, but the holder builds its generator only at {@link
+   * #go()}: once it printed {@code waiting for FILE}, its JVM is up, so that a test can have it
+   * lease at a moment of its choosing, not a JVM start-up later (seconds on a loaded machine).
+   */
+  public static HolderJvm startOnGo(String uri, Path dir, String name) throws IOException {
+    return start(uri, dir, name, Map.of(), dir.resolve(name + ".go"));
+  }
+
+  private static HolderJvm start(
+      String uri, Path dir, String name, Map<String, String> environment, Path go)
+      throws IOException {
     Path ids = dir.resolve(name + ".ids");
     Path err = dir.resolve(name + ".err");
     ProcessBuilder child =
@@ -81,7 +98,18 @@ public final class HolderJvm implements AutoCloseable {
                 ids.toString())
             .redirectError(err.toFile());
     child.environment().putAll(environment);
-    return new HolderJvm(child.start(), ids, err);
+    if (go != null) {
+      child.environment().put(HolderMain.GO, go.toString());
+    }
+    return new HolderJvm(child.start(), ids, err, go);
+  }
+
+  /** Lets a holder started by {@link #startOnGo} build its generator. */
+  public void go() throws IOException {
+    if (go == null) {
+      throw new IllegalStateException("not started on go: it built at once");
+    }
+    Files.createFile(go);
   }
 
   /** Waits for the first line (printed at or after {@code fromIndex}) that starts with a word. */

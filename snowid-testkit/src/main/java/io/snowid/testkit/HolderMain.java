@@ -15,15 +15,27 @@ import java.io.InputStream;
  * -1 where it was fenced. Prints {@code ready NODE} after its first ID, {@code fenced SINCE_MILLIS
  * REASON} when it is fenced, {@code status DETAIL} whenever the detail of its node status changes
  * while it is fenced (why the lease was not renewed: it may come a moment after the fence), and
- * {@code resumed NODE} when it issues again.
+ * {@code resumed NODE} when it issues again. With {@value #GO} set to a file's path it first prints
+ * {@code waiting for FILE} and builds its generator only once that file exists ({@link
+ * HolderJvm#go()}).
  */
 public final class HolderMain {
+  /** The environment variable naming the file whose creation lets the holder build. */
+  static final String GO = "SNOWID_HOLDER_GO";
+
   private HolderMain() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
     Thread stop = new Thread(HolderMain::awaitEndOfInput, "stdin");
     stop.setDaemon(true);
     stop.start();
+    String go = System.getenv(GO);
+    if (go != null) {
+      say("waiting for " + go);
+      while (!java.nio.file.Files.exists(java.nio.file.Path.of(go))) {
+        Thread.sleep(1);
+      }
+    }
     try (Snowflake gen = Snowflake.builder().layout("twitter").nodeSource(args[0]).build();
         DataOutputStream data =
             new DataOutputStream(
