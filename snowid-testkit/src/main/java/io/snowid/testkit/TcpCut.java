@@ -12,7 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP forwarder to a local port that a test can cut, as a network partition would: after {@link
  * #cut()} every connection through it is closed and new ones are refused; after {@link #silence()}
- * nothing through it is answered, and nothing is closed.
+ * nothing through it is answered, and nothing is closed; between {@link #hold()} and {@link
+ * #release()} what is sent waits, and is delivered at the release.
  */
 public final class TcpCut implements AutoCloseable {
   private final ServerSocket server;
@@ -20,6 +21,8 @@ public final class TcpCut implements AutoCloseable {
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final List<Link> links = new CopyOnWriteArrayList<>();
   private volatile boolean silent;
+  private volatile boolean cut;
+  private boolean held; // guarded by this
 
   /** One connection through the forwarder; silent for good once silenced. */
   private static final class Link {
@@ -47,19 +50,28 @@ public final class TcpCut implements AutoCloseable {
         sockets.add(client);
         Link link = new Link();
         links.add(link);
-        if (silent) {
+        Socket upstream = null;
+        if (!silent) {
+          try {
+            upstream = new Socket(InetAddress.getLoopbackAddress(), target);
+          } catch (IOException e) {
+            client.close();
+            continue;
+          }
+          sockets.add(upstream);
+        }
+        if (cut) { // cut while this one was being accepted: cut() may not have seen it
+          closeQuietly(client);
+          if (upstream != null) {
+            closeQuietly(upstream);
+          }
+          continue;
+        }
+        if (upstream == null) {
           link.silent = true;
           pipe(client, null, link); // taken, never answered
           continue;
         }
-        Socket upstream;
-        try {
-          upstream = new Socket(InetAddress.getLoopbackAddress(), target);
-        } catch (IOException e) {
-          client.close();
-          continue;
-        }
-        sockets.add(upstream);
         pipe(client, upstream, link);
         pipe(upstream, client, link);
       }
@@ -78,6 +90,7 @@ public final class TcpCut implements AutoCloseable {
                 OutputStream out =
                     to == null ? OutputStream.nullOutputStream() : to.getOutputStream();
                 for (int n; (n = in.read(buf)) >= 0; ) {
+                  awaitRelease();
                   if (!link.silent) {
                     out.write(buf, 0, n);
                     out.flush();
@@ -85,6 +98,8 @@ public final class TcpCut implements AutoCloseable {
                 }
               } catch (IOException e) {
                 // either side closed
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               } finally {
                 closeQuietly(from);
                 if (to != null) {
@@ -113,6 +128,26 @@ public final class TcpCut implements AutoCloseable {
     silent = false;
   }
 
+  /**
+   * Holds what is sent through it, both ways, on every connection (those opened until {@link
+   * #release()} too): it is delivered at the release, as over a link that stalled for a while.
+   */
+  public synchronized void hold() {
+    held = true;
+  }
+
+  /** Delivers what was held, and forwards again. */
+  public synchronized void release() {
+    held = false;
+    notifyAll();
+  }
+
+  private synchronized void awaitRelease() throws InterruptedException {
+    while (held) {
+      wait();
+    }
+  }
+
   /** Connections opened through it so far. */
   public int connections() {
     return links.size();
@@ -120,8 +155,10 @@ public final class TcpCut implements AutoCloseable {
 
   /** Closes every connection and refuses new ones. */
   public void cut() {
+    cut = true;
     closeQuietly(server);
     sockets.forEach(TcpCut::closeQuietly);
+    release(); // what was held goes nowhere: its sockets are closed
   }
 
   private static void closeQuietly(AutoCloseable c) {
