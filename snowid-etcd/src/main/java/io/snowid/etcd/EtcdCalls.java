@@ -29,6 +29,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The etcd calls of one coordinator: each bounded in time, each failure classified (not answering
@@ -46,8 +48,11 @@ final class EtcdCalls implements AutoCloseable {
   private final List<ClientInterceptor> interceptors;
   private final Object lock = new Object();
 
-  /** The client the calls go out on; replaced when one of them found etcd silent or unreachable. */
-  private volatile Connection connection;
+  /**
+   * The client the calls go out on (its own gRPC channel, hence its own TCP connection); replaced
+   * when one of them found etcd silent or unreachable.
+   */
+  private volatile Client client;
 
   private boolean closed; // under lock
   private final AtomicLong calls = new AtomicLong();
@@ -60,21 +65,17 @@ final class EtcdCalls implements AutoCloseable {
   /** The cluster id of the first answer; 0 before it. */
   private final AtomicLong clusterId = new AtomicLong();
 
-  private final java.util.concurrent.atomic.AtomicReference<String> unrecordedLoss =
-      new java.util.concurrent.atomic.AtomicReference<>();
-
-  /** A jetcd client: its own gRPC channel, hence its own TCP connection. */
-  private record Connection(Client client) {}
+  private final AtomicReference<String> unrecordedLoss = new AtomicReference<>();
 
   /**
-   * A call's answer to come and the connection it went out on, which {@link #await} replaces when
-   * the call finds etcd silent or unreachable and nothing replaced it since.
+   * A call's answer to come and the client it went out on, which {@link #await} replaces when the
+   * call finds etcd silent or unreachable and nothing replaced it since.
    */
   private static final class Sent<T> extends CompletableFuture<T> {
-    private final Connection on;
+    private final Client on;
     private final CompletableFuture<T> call;
 
-    Sent(Connection on, CompletableFuture<T> call) {
+    Sent(Client on, CompletableFuture<T> call) {
       this.on = on;
       this.call = call;
       call.whenComplete(
@@ -98,10 +99,10 @@ final class EtcdCalls implements AutoCloseable {
   EtcdCalls(EtcdSettings settings, List<ClientInterceptor> interceptors) {
     this.settings = settings;
     this.interceptors = List.copyOf(interceptors);
-    this.connection = connect();
+    this.client = connect();
   }
 
-  private Connection connect() {
+  private Client connect() {
     ClientBuilder b =
         Client.builder()
             .endpoints(settings.endpoints().toArray(String[]::new))
@@ -117,18 +118,14 @@ final class EtcdCalls implements AutoCloseable {
       b.interceptors(interceptors);
     }
     connectionsBuilt.incrementAndGet();
-    return new Connection(b.build());
+    return b.build();
   }
 
-  private Client client() {
-    return connection.client();
-  }
-
-  /** Sends a call on the current connection: {@code call} sends it on the client given. */
-  private <T> Sent<T> send(java.util.function.Function<Client, CompletableFuture<T>> call) {
+  /** Sends a call on the current client: {@code call} sends it on the client given. */
+  private <T> Sent<T> send(Function<Client, CompletableFuture<T>> call) {
     calls.incrementAndGet();
-    Connection on = connection;
-    return new Sent<>(on, call.apply(on.client()));
+    Client on = client;
+    return new Sent<>(on, call.apply(on));
   }
 
   /**
@@ -139,17 +136,17 @@ final class EtcdCalls implements AutoCloseable {
    * connects at its first call (docs/design.md, "The etcd:// backend": a new connection after a
    * call etcd did not answer).
    */
-  private void reconnect(Connection failedOn) {
-    Connection silent;
+  private void reconnect(Client failedOn) {
+    Client silent;
     synchronized (lock) {
-      silent = connection;
+      silent = client;
       if (closed || silent != failedOn) {
         return; // replaced since the call was sent: the new one has not failed
       }
-      connection = connect();
+      client = connect();
     }
     try {
-      silent.client().close(); // ends its calls in flight and its watches (their views break)
+      silent.close(); // ends its calls in flight and its watches (their views break)
     } catch (RuntimeException e) {
       // replaced anyway
     }
@@ -245,7 +242,7 @@ final class EtcdCalls implements AutoCloseable {
    * fails when its member has no leader (the listener then hears of it), instead of going quiet.
    */
   Watch.Watcher watch(String prefix, long fromRevision, Watch.Listener listener) {
-    return client()
+    return client
         .getWatchClient()
         .watch(
             bytes(prefix),
@@ -269,7 +266,7 @@ final class EtcdCalls implements AutoCloseable {
    */
   void revokeQuietly(long leaseId) {
     try {
-      CompletableFuture<?> revoking = client().getLeaseClient().revoke(leaseId);
+      CompletableFuture<?> revoking = client.getLeaseClient().revoke(leaseId);
       revocations.add(revoking);
       revoking.whenComplete((r, e) -> revocations.remove(revoking));
     } catch (RuntimeException e) {
@@ -279,7 +276,7 @@ final class EtcdCalls implements AutoCloseable {
 
   /** Waits for a call sent before, within {@code boundMillis} of now. */
   <T> T await(String what, CompletableFuture<T> f, long boundMillis) {
-    Connection on = f instanceof Sent<?> sent ? sent.on : null;
+    Client on = f instanceof Sent<?> sent ? sent.on : null;
     try {
       return f.get(boundMillis, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
@@ -317,7 +314,7 @@ final class EtcdCalls implements AutoCloseable {
     }
   }
 
-  private NodeIdUnavailableException failed(String what, Throwable e, Connection on) {
+  private NodeIdUnavailableException failed(String what, Throwable e, Client on) {
     String message =
         "the "
             + what
@@ -346,9 +343,9 @@ final class EtcdCalls implements AutoCloseable {
    * refuses a call on a closed client, gRPC ends the calls of a channel shut down): not answered,
    * and the next try goes out on the new client. After {@link #close()} it is a failure.
    */
-  private boolean closedByReplacement(Throwable e, Connection on) {
+  private boolean closedByReplacement(Throwable e, Client on) {
     synchronized (lock) {
-      if (closed || on == null || on == connection) {
+      if (closed || on == null || on == client) {
         return false;
       }
     }
@@ -463,13 +460,13 @@ final class EtcdCalls implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    Connection last;
+    Client last;
     synchronized (lock) {
       closed = true;
-      last = connection;
+      last = client;
     }
     try {
-      last.client().close();
+      last.close();
     } catch (RuntimeException e) {
       // closing anyway
     }
