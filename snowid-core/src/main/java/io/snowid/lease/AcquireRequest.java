@@ -1,6 +1,7 @@
 package io.snowid.lease;
 
 import io.snowid.InvalidSettingException;
+import java.time.Duration;
 
 /**
  * A holder's request for one node id of a namespace.
@@ -21,6 +22,10 @@ import io.snowid.InvalidSettingException;
  * @param terms the lease time, the holder's clock and its high-water promise
  * @param limits the bounds the holder is held to, which a network coordinator records with the
  *     namespace and waits out after a loss of its state
+ * @param startWait how far past the holder's clock its first ID may be: a coordinator that finds
+ *     the id's start later than that may refuse before it writes anything ({@link
+ *     StartRefusedException}); a lease holder refuses such a start in any case and asks with its
+ *     {@code startWait} option (default: no bound, every start granted)
  */
 public record AcquireRequest(
     String namespace,
@@ -29,8 +34,12 @@ public record AcquireRequest(
     long match,
     String instance,
     LeaseTerms terms,
-    LeaseLimits limits) {
+    LeaseLimits limits,
+    Duration startWait) {
   public AcquireRequest {
+    if (startWait == null || startWait.isNegative()) {
+      throw new InvalidSettingException("startWait", startWait, "a duration of 0 or more");
+    }
     if (size < 1 || Long.bitCount(size) != 1) {
       throw new InvalidSettingException("size", size, "a power of two, at least 1");
     }
@@ -38,6 +47,21 @@ public record AcquireRequest(
       throw new InvalidSettingException(
           "match", match, "bits within mask " + mask + " below size " + size);
     }
+  }
+
+  /** No bound on a start: the caller judges the start it is granted. */
+  private static final Duration ANY_START = Duration.ofMillis(Long.MAX_VALUE);
+
+  /** A request that takes whatever start it is granted. */
+  public AcquireRequest(
+      String namespace,
+      long size,
+      long mask,
+      long match,
+      String instance,
+      LeaseTerms terms,
+      LeaseLimits limits) {
+    this(namespace, size, mask, match, instance, terms, limits, ANY_START);
   }
 
   /** A request under the default limits. */

@@ -71,6 +71,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
 
   @Override
   public Lease acquire(AcquireRequest request) {
+    long beganNanos = System.nanoTime();
     String namespace = request.namespace();
     Path nsDir = LeaseDirectory.namespace(dir, namespace);
     NamespaceView view = new NamespaceView();
@@ -146,7 +147,7 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
       }
       LeaseCandidate taken = best;
       best = null;
-      return take(taken, request, view);
+      return take(taken, request, view, beganNanos);
     } catch (IOException e) {
       throw new NodeIdUnavailableException("lease directory " + nsDir + " failed: " + e);
     } finally {
@@ -213,22 +214,29 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
   }
 
   /** Takes the chosen candidate; on any failure it is abandoned (lock dropped, claim given up). */
-  private Lease take(LeaseCandidate c, AcquireRequest request, NamespaceView view)
+  private Lease take(LeaseCandidate c, AcquireRequest request, NamespaceView view, long beganNanos)
       throws IOException {
     try {
-      return takeOrThrow(c, request, view);
+      return takeOrThrow(c, request, view, beganNanos);
     } catch (IOException | RuntimeException e) {
       LeaseCandidate.abandon(c);
       throw e;
     }
   }
 
-  private Lease takeOrThrow(LeaseCandidate c, AcquireRequest request, NamespaceView view)
+  private Lease takeOrThrow(
+      LeaseCandidate c, AcquireRequest request, NamespaceView view, long beganNanos)
       throws IOException {
     LeaseTerms terms = request.terms();
     long now = terms.localNowMillis();
     LeaseStart.Start start = LeaseStart.startAfter(dir, c, request, view, now);
     long startAfter = start.afterMillis();
+    // A start the holder would refuse writes nothing: the id's record stays its last holder's, for
+    // the next taker to judge afresh, not this one's start carried on as the id's mark.
+    long judgedAt = now + (System.nanoTime() - beganNanos) / 1_000_000;
+    if (startAfter != Long.MIN_VALUE && startAfter - judgedAt > request.startWait().toMillis()) {
+      throw new StartRefusedException(c.id(), startAfter, judgedAt);
+    }
     String token = UUID.randomUUID().toString();
     LeaseRecord record =
         new LeaseRecord(

@@ -169,20 +169,44 @@ final class LeaseHolder implements NodeLease {
     return Secrets.scrub(coordinator.describe());
   }
 
+  /** The refusal of a start whose first ID lies beyond startWait past this clock. */
+  private ClockMovedBackwardsException behindHighWater(long nodeId, long highWater, long now) {
+    return new ClockMovedBackwardsException(
+        highWater,
+        now,
+        "node id "
+            + nodeId
+            + " of "
+            + where()
+            + " was used up to this high-water mark; this clock is behind it by more than"
+            + " startWait "
+            + Durations.format(options.startWait())
+            + " (after a registry lost its state, a newcomer waits up to maxTtl + 2 × maxSkew"
+            + " + 1s = "
+            + Durations.format(options.limits().lossWait())
+            + ")");
+  }
+
   private void acquire() {
     long sentNanos = time.nanoTime(); // before the request, as sent: the deadline is not late
     long sent = time.millis();
     long mayIssue = sent + options.ttl().toMillis() - margin.toMillis();
-    Lease l =
-        coordinator.acquire(
-            new AcquireRequest(
-                namespace,
-                size,
-                mask,
-                match,
-                options.instance(),
-                new LeaseTerms(options.ttl(), sent, mayIssue),
-                options.limits()));
+    Lease l;
+    try {
+      l =
+          coordinator.acquire(
+              new AcquireRequest(
+                  namespace,
+                  size,
+                  mask,
+                  match,
+                  options.instance(),
+                  new LeaseTerms(options.ttl(), sent, mayIssue),
+                  options.limits(),
+                  options.startWait()));
+    } catch (StartRefusedException e) {
+      throw behindHighWater(e.nodeId(), e.startAfterMillis(), time.millis());
+    }
     long received = time.millis();
     String skew = skewProblem(l, sent, received);
     if (skew != null) {
@@ -195,20 +219,7 @@ final class LeaseHolder implements NodeLease {
     if (l.highWaterMillis() != Long.MIN_VALUE
         && l.highWaterMillis() - received > options.startWait().toMillis()) {
       coordinator.release(l, l.highWaterMillis());
-      throw new ClockMovedBackwardsException(
-          l.highWaterMillis(),
-          received,
-          "node id "
-              + l.nodeId()
-              + " of "
-              + where()
-              + " was used up to this high-water mark; this clock is behind it by more than"
-              + " startWait "
-              + Durations.format(options.startWait())
-              + " (after a registry lost its state, a newcomer waits up to maxTtl + 2 × maxSkew"
-              + " + 1s = "
-              + Durations.format(options.limits().lossWait())
-              + ")");
+      throw behindHighWater(l.nodeId(), l.highWaterMillis(), received);
     }
     if ((l.nodeId() & mask) != match || l.nodeId() < 0 || l.nodeId() >= size) {
       coordinator.release(l, l.highWaterMillis());

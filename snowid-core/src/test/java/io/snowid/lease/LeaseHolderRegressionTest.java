@@ -10,10 +10,13 @@ import io.snowid.Snowflake;
 import io.snowid.TimeSource;
 import io.snowid.node.NodeLease;
 import io.snowid.testkit.ManualClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The lease holder under wall-clock steps: its deadline, its renewals and its skew check. */
 class LeaseHolderRegressionTest {
@@ -151,5 +154,36 @@ class LeaseHolderRegressionTest {
         .hasMessageContaining("by more than startWait 41s")
         .hasMessageContaining("maxTtl + 2 × maxSkew + 1s = 41s)")
         .hasMessageNotContaining("PT");
+  }
+
+  // On file:, a start that far behind the id's mark is refused before the coordinator writes the
+  // id's record, with the same words: the record stays its last holder's.
+  @Test
+  void acquire_onFileClockBehindTheHighWaterMarkBeyondStartWait_refusedLeavingTheRecord(
+      @TempDir Path dir) throws Exception {
+    ManualClock wall = ManualClock.at(Instant.now());
+    TimeSource source = TimeSource.wallClock(wall);
+    LeaseOptions options =
+        LeaseOptions.parse("file:" + dir + "?namespace=regression&ttl=10s", Duration.ofSeconds(10));
+    try (LeaseCoordinator coordinator = LeaseCoordinators.open(options.base())) {
+      wall.advance(Duration.ofMinutes(5));
+      LeaseCoordinators.lease(
+              coordinator, options, Layout.twitter(), Map.of("datacenter", 1L), source)
+          .close();
+      wall.stepBack(Duration.ofMinutes(5));
+      Path record;
+      try (var files = Files.walk(dir)) {
+        record = files.filter(f -> f.toString().endsWith(".lease")).findFirst().orElseThrow();
+      }
+      String before = Files.readString(record);
+
+      assertThatThrownBy(
+              () ->
+                  LeaseCoordinators.lease(
+                      coordinator, options, Layout.twitter(), Map.of("datacenter", 1L), source))
+          .isInstanceOf(ClockMovedBackwardsException.class)
+          .hasMessageContaining("by more than startWait 41s");
+      assertThat(Files.readString(record)).as("the id's record").isEqualTo(before);
+    }
   }
 }

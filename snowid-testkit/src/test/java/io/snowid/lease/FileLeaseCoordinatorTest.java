@@ -431,6 +431,64 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     holder.close();
   }
 
+  // A start the holder would refuse (its clock behind the id's mark by more than startWait) took
+  // the
+  // id and released it with its own start as the id's mark: each refused attempt carried a start
+  // computed from the namespace's marks on to the id's next taker. It leaves the id's record and
+  // the namespace's high-water mark as they were.
+  @Test
+  void acquire_startBeyondStartWait_refusedLeavingTheIdsRecordAndMarkAsTheyWere() throws Exception {
+    LeaseCoordinator c = newCoordinator();
+    Lease first = c.acquire(new AcquireRequest(namespace, 1, "a", new LeaseTerms(TTL, now(), 0)));
+    long now = now();
+    c.release(first, now + 60_000); // a mark a minute ahead of the newcomer's clock
+    String record = Files.readString(file(first));
+    Path marks = dir.resolve(namespace + "@" + LeaseDirectory.CurrentUser.uid());
+    String markBefore = highWaterLine(marks);
+
+    AcquireRequest behind =
+        new AcquireRequest(
+            namespace,
+            1,
+            0,
+            0,
+            "b",
+            new LeaseTerms(TTL, now, now),
+            LeaseLimits.DEFAULT,
+            Duration.ofSeconds(5));
+    assertThatThrownBy(() -> c.acquire(behind))
+        .isInstanceOfSatisfying(
+            StartRefusedException.class,
+            e -> {
+              assertThat(e.nodeId()).isZero();
+              assertThat(e.startAfterMillis()).isEqualTo(now + 60_000);
+            });
+
+    assertThat(Files.readString(file(first))).as("the id's record").isEqualTo(record);
+    assertThat(highWaterLine(marks)).as("the namespace's high-water mark").isEqualTo(markBefore);
+    Lease l =
+        c.acquire(
+            new AcquireRequest(
+                namespace,
+                1,
+                0,
+                0,
+                "b",
+                new LeaseTerms(TTL, now, now),
+                LeaseLimits.DEFAULT,
+                Duration.ofMinutes(2)));
+    assertThat(l.nodeId()).as("the id, free again").isZero();
+    assertThat(l.highWaterMillis()).isEqualTo(now + 60_000);
+    c.close();
+  }
+
+  private static String highWaterLine(Path marks) throws IOException {
+    return Files.readAllLines(marks).stream()
+        .filter(line -> line.startsWith("high-water="))
+        .findFirst()
+        .orElseThrow();
+  }
+
   private static void deleteTree(Path root) throws IOException {
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {

@@ -1,0 +1,43 @@
+package io.snowid.lease;
+
+import io.snowid.node.NodeIdUnavailableException;
+
+/**
+ * A coordinator's refusal of an acquisition whose first ID would come later than the request's
+ * {@link AcquireRequest#startWait() startWait} allows, made before it wrote anything: the id's
+ * record stays its last holder's, so a holder that would refuse such a start leaves nothing behind
+ * (docs/design.md, "The {@code file:} backend"). The holder reports it as it reports such a start
+ * granted, a {@link io.snowid.ClockMovedBackwardsException}.
+ */
+public class StartRefusedException extends NodeIdUnavailableException {
+  private static final long serialVersionUID = 1L;
+
+  private final long nodeId;
+  private final long startAfterMillis;
+
+  /**
+   * @param nodeId the id the coordinator would have granted
+   * @param startAfterMillis the ID time after which a holder of it may issue
+   * @param nowMillis the holder's clock, as the coordinator judged it
+   */
+  public StartRefusedException(long nodeId, long startAfterMillis, long nowMillis) {
+    super(
+        "node id "
+            + nodeId
+            + " may issue only after "
+            + java.time.Instant.ofEpochMilli(startAfterMillis)
+            + ", "
+            + (startAfterMillis - nowMillis)
+            + " ms past this clock: beyond startWait");
+    this.nodeId = nodeId;
+    this.startAfterMillis = startAfterMillis;
+  }
+
+  public long nodeId() {
+    return nodeId;
+  }
+
+  public long startAfterMillis() {
+    return startAfterMillis;
+  }
+}
