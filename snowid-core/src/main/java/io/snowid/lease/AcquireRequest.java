@@ -23,9 +23,9 @@ import java.time.Duration;
  * @param limits the bounds the holder is held to, which a network coordinator records with the
  *     namespace and waits out after a loss of its state
  * @param startWait how far past the holder's clock its first ID may be: a coordinator that finds
- *     the id's start later than that may refuse before it writes anything ({@link
- *     StartRefusedException}); a lease holder refuses such a start in any case and asks with its
- *     {@code startWait} option (default: no bound, every start granted)
+ *     the id's start later than that may refuse before it writes the id's record (as {@code file:}
+ *     does); a lease holder refuses such a start in any case and asks with its {@code startWait}
+ *     option (default: no bound, every start granted)
  */
 public record AcquireRequest(
     String namespace,

@@ -3,13 +3,12 @@ package io.snowid.lease;
 import io.snowid.node.NodeIdUnavailableException;
 
 /**
- * A coordinator's refusal of an acquisition whose first ID would come later than the request's
- * {@link AcquireRequest#startWait() startWait} allows, made before it wrote anything: the id's
- * record stays its last holder's, so a holder that would refuse such a start leaves nothing behind
- * (docs/design.md, "The {@code file:} backend"). The holder reports it as it reports such a start
- * granted, a {@link io.snowid.ClockMovedBackwardsException}.
+ * The {@code file:} coordinator's refusal of an acquisition whose first ID would come later than
+ * the request's {@link AcquireRequest#startWait() startWait} allows, made before it wrote the id's
+ * record, which stays its last holder's (docs/design.md, "The {@code file:} backend"). The holder
+ * reports it as it reports such a start granted, a {@link io.snowid.ClockMovedBackwardsException}.
  */
-public class StartRefusedException extends NodeIdUnavailableException {
+final class StartRefusedException extends NodeIdUnavailableException {
   private static final long serialVersionUID = 1L;
 
   private final long nodeId;
@@ -20,7 +19,7 @@ public class StartRefusedException extends NodeIdUnavailableException {
    * @param startAfterMillis the ID time after which a holder of it may issue
    * @param nowMillis the holder's clock, as the coordinator judged it
    */
-  public StartRefusedException(long nodeId, long startAfterMillis, long nowMillis) {
+  StartRefusedException(long nodeId, long startAfterMillis, long nowMillis) {
     super(
         "node id "
             + nodeId
@@ -33,11 +32,11 @@ public class StartRefusedException extends NodeIdUnavailableException {
     this.startAfterMillis = startAfterMillis;
   }
 
-  public long nodeId() {
+  long nodeId() {
     return nodeId;
   }
 
-  public long startAfterMillis() {
+  long startAfterMillis() {
     return startAfterMillis;
   }
 }

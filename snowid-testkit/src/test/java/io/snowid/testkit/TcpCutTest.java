@@ -44,35 +44,38 @@ class TcpCutTest {
 
   @Test
   void hold_deliversNothingUntilTheRelease_thenAllInOrder() throws IOException {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), link.port())) {
-      s.setSoTimeout(300);
+    try (Socket s = connect()) {
       link.hold();
-      s.getOutputStream().write("held".getBytes(US_ASCII));
-      assertThat(readOrTimeout(s.getInputStream(), 4)).as("echoed while held").isNull();
-
-      link.release();
-      s.setSoTimeout(60_000);
-      assertThat(readOrTimeout(s.getInputStream(), 4)).isEqualTo("held");
+      assertHeldUntilTheRelease(s, "held");
     }
   }
 
   @Test
   void hold_coversConnectionsOpenedWhileHeld() throws IOException {
     link.hold();
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), link.port())) {
-      s.setSoTimeout(300);
-      s.getOutputStream().write("late".getBytes(US_ASCII));
-      assertThat(readOrTimeout(s.getInputStream(), 4)).as("echoed while held").isNull();
-
-      link.release();
-      s.setSoTimeout(60_000);
-      assertThat(readOrTimeout(s.getInputStream(), 4)).isEqualTo("late");
+    try (Socket s = connect()) {
+      assertHeldUntilTheRelease(s, "late");
     }
+  }
+
+  private Socket connect() throws IOException {
+    return new Socket(InetAddress.getLoopbackAddress(), link.port());
+  }
+
+  /** Sends {@code text} while held: no echo within 300 ms, then all of it once released. */
+  private void assertHeldUntilTheRelease(Socket s, String text) throws IOException {
+    s.setSoTimeout(300);
+    s.getOutputStream().write(text.getBytes(US_ASCII));
+    assertThat(readOrTimeout(s.getInputStream(), text.length())).as("echoed while held").isNull();
+
+    link.release();
+    s.setSoTimeout(60_000);
+    assertThat(readOrTimeout(s.getInputStream(), text.length())).isEqualTo(text);
   }
 
   @Test
   void cut_whileHeld_deliversNothingAndCloses() throws IOException {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), link.port())) {
+    try (Socket s = connect()) {
       s.setSoTimeout(60_000);
       link.hold();
       s.getOutputStream().write("gone".getBytes(US_ASCII));
