@@ -40,6 +40,9 @@ public record AcquireRequest(
     if (startWait == null || startWait.isNegative()) {
       throw new InvalidSettingException("startWait", startWait, "a duration of 0 or more");
     }
+    if (startWait.compareTo(ANY_START) > 0) {
+      startWait = ANY_START; // beyond what milliseconds count: no bound
+    }
     if (size < 1 || Long.bitCount(size) != 1) {
       throw new InvalidSettingException("size", size, "a power of two, at least 1");
     }

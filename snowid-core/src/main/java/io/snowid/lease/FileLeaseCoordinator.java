@@ -231,10 +231,11 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     long now = terms.localNowMillis();
     LeaseStart.Start start = LeaseStart.startAfter(dir, c, request, view, now);
     long startAfter = start.afterMillis();
-    // A start the holder would refuse writes nothing: the id's record stays its last holder's, for
-    // the next taker to judge afresh, not this one's start carried on as the id's mark.
+    // A start the holder would refuse, as marks lie beyond startWait past its clock, writes no
+    // record: the id's stays its last holder's, for the next taker to judge afresh, not this one's
+    // start carried on as the id's mark. (One lease time from its own clock is no such start.)
     long judgedAt = now + (System.nanoTime() - beganNanos) / 1_000_000;
-    if (startAfter != Long.MIN_VALUE && startAfter - judgedAt > request.startWait().toMillis()) {
+    if (start.marksMillis() > LeaseStart.saturatedAdd(judgedAt, request.startWait().toMillis())) {
       throw new StartRefusedException(c.id(), startAfter, judgedAt);
     }
     String token = UUID.randomUUID().toString();

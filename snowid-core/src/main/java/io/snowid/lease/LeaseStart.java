@@ -22,9 +22,11 @@ final class LeaseStart {
    * When a newcomer may start, and why it waits when it must wait out a holder that may be alive.
    *
    * @param afterMillis the ID time after which it may issue
+   * @param marksMillis the part of it that marks recorded (the id's, the namespace's, a loss's),
+   *     not one lease time from the newcomer's own clock: what a clock behind them shows in
    * @param reason empty when it only follows the id's own records
    */
-  record Start(long afterMillis, String reason) {}
+  record Start(long afterMillis, long marksMillis, String reason) {}
 
   /**
    * The ID time after which the newcomer may issue under candidate {@code c}.
@@ -54,7 +56,7 @@ final class LeaseStart {
         claim.highWaterFile(),
         claim.highWaterOwner());
     if (!c.mustWait()) {
-      return new Start(previous, "");
+      return new Start(previous, previous, "");
     }
     // After whoever may hold the id: one lease time (the longest any record of the namespace
     // names), and after every high-water mark of the namespace, since a holder whose record was
@@ -73,11 +75,9 @@ final class LeaseStart {
 
     refuseForeignFuture(
         dir, request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
-    long startAfter =
-        Math.max(
-            Math.max(previous, view.highWater),
-            Math.max(saturatedAdd(now, wait), marks.lostUntil()));
-    return new Start(startAfter, why(c, wait, view.marksLost));
+    long marked = Math.max(Math.max(previous, view.highWater), marks.lostUntil());
+    long startAfter = Math.max(marked, saturatedAdd(now, wait));
+    return new Start(startAfter, marked, why(c, wait, view.marksLost));
   }
 
   private static String why(LeaseCandidate c, long waitMillis, boolean marksLost) {
@@ -101,7 +101,7 @@ final class LeaseStart {
         + " and the namespace's high-water marks (docs/node-ids.md#why-the-first-id-may-wait)";
   }
 
-  private static long saturatedAdd(long a, long b) {
+  static long saturatedAdd(long a, long b) {
     long r = a + b;
     return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
   }

@@ -193,7 +193,11 @@ class JdbcRegistryLossProcessTest {
           long lastOfA = a.assertNewcomerStartedAfter(b, bound);
           System.out.printf("  A's last ID there +%d ms%n", lastOfA - fault.began());
           assertThat(lastOfA)
-              .as("A's last ID time, after B leased its node id: the fault fell in A's lease")
+              .as(
+                  "A's last ID time, after B leased its node id: the fault fell in A's lease (B"
+                      + " leased at +%d ms; later than A's deadline, the machine was too slow for"
+                      + " the test)",
+                  leasedByB - fault.began())
               .isGreaterThan(leasedByB);
         }
       }

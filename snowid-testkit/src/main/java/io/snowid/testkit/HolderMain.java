@@ -1,7 +1,10 @@
 package io.snowid.testkit;
 
 import io.snowid.Snowflake;
+import io.snowid.lease.LeaseCoordinatorProvider;
+import io.snowid.lease.LeaseCoordinators;
 import io.snowid.lease.LeaseLostException;
+import io.snowid.lease.LeaseOptions;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
@@ -16,8 +19,8 @@ import java.io.InputStream;
  * REASON} when it is fenced, {@code status DETAIL} whenever the detail of its node status changes
  * while it is fenced (why the lease was not renewed: it may come a moment after the fence), and
  * {@code resumed NODE} when it issues again. With {@value #GO} set to a file's path it first prints
- * {@code waiting for FILE} and builds its generator only once that file exists ({@link
- * HolderJvm#go()}).
+ * {@code waiting for FILE} (once it opened and closed the URI's coordinator, so that its classes
+ * are loaded) and builds its generator only once that file exists ({@link HolderJvm#go()}).
  */
 public final class HolderMain {
   /** The environment variable naming the file whose creation lets the holder build. */
@@ -31,6 +34,9 @@ public final class HolderMain {
     stop.start();
     String go = System.getenv(GO);
     if (go != null) {
+      // the coordinator's classes loaded (a pool, a driver) before the go, not after it
+      LeaseCoordinatorProvider provider = LeaseCoordinators.provider(args[0]);
+      provider.open(LeaseOptions.parse(args[0], provider.defaultTtl()).base()).close();
       say("waiting for " + go);
       while (!java.nio.file.Files.exists(java.nio.file.Path.of(go))) {
         Thread.sleep(1);

@@ -130,7 +130,8 @@ public final class TcpCut implements AutoCloseable {
 
   /**
    * Holds what is sent through it, both ways, on every connection (those opened until {@link
-   * #release()} too): it is delivered at the release, as over a link that stalled for a while.
+   * #release()} too): what it reads from now on is delivered at the release, as over a link that
+   * stalled for a while (a read already under way may still be forwarded).
    */
   public synchronized void hold() {
     held = true;

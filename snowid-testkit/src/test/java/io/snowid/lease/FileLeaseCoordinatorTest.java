@@ -482,6 +482,36 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
+  // One lease time from the newcomer's own clock is no mark a clock behind shows in: a new id with
+  // startWait below the lease time was refused at every attempt, for ever, once a refusal wrote
+  // no record (the holder refuses it, and its release leaves the mark the next attempt waits for).
+  @Test
+  void acquire_newIdWithStartWaitBelowTheLeaseTime_grantedItsOneLeaseTimeWait() {
+    LeaseCoordinator c = newCoordinator();
+    long now = now();
+
+    Lease l = c.acquire(requestWaitingAtMost(Duration.ZERO, now));
+
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + TTL.toMillis());
+    c.close();
+  }
+
+  @Test
+  void acquire_startWaitBeyondWhatMillisecondsCount_takenAsNoBound() {
+    LeaseCoordinator c = newCoordinator();
+    long now = now();
+
+    Lease l = c.acquire(requestWaitingAtMost(Duration.ofSeconds(Long.MAX_VALUE), now));
+
+    assertThat(l.nodeId()).isZero();
+    c.close();
+  }
+
+  private AcquireRequest requestWaitingAtMost(Duration startWait, long now) {
+    return new AcquireRequest(
+        namespace, 1, 0, 0, "n", new LeaseTerms(TTL, now, now), LeaseLimits.DEFAULT, startWait);
+  }
+
   private static String highWaterLine(Path marks) throws IOException {
     return Files.readAllLines(marks).stream()
         .filter(line -> line.startsWith("high-water="))
