@@ -48,9 +48,13 @@ final class EtcdWire implements ClientInterceptor {
     return new Call<>(name, next.newCall(method, options));
   }
 
-  /** The log from entry {@code from} on. */
+  /**
+   * The log from entry {@code from} on: a copy of the whole log first, since a view of a list that
+   * grows meanwhile (a keep-alive answered) fails.
+   */
   List<Entry> since(int from) {
-    return List.copyOf(log.subList(from, log.size()));
+    List<Entry> all = List.copyOf(log);
+    return all.subList(from, all.size());
   }
 
   int size() {
