@@ -231,12 +231,14 @@ final class FileLeaseCoordinator implements LeaseCoordinator {
     long now = terms.localNowMillis();
     LeaseStart.Start start = LeaseStart.startAfter(dir, c, request, view, now);
     long startAfter = start.afterMillis();
-    // A start the holder would refuse, as marks lie beyond startWait past its clock, writes no
-    // record: the id's stays its last holder's, for the next taker to judge afresh, not this one's
-    // start carried on as the id's mark. (One lease time from its own clock is no such start.)
+    // A start the holder would refuse, as fixed marks lie beyond startWait past its clock, writes
+    // no record: the id's stays its last holder's, for the next taker to judge afresh, not this
+    // one's start carried on as the id's mark. Not on one lease time from its own clock, nor on the
+    // namespace's marks, which live holders move on: such a refusal would never end.
+    // (docs/design.md, "The file: backend")
     long judgedAt = now + (System.nanoTime() - beganNanos) / 1_000_000;
     if (start.marksMillis() > LeaseStart.saturatedAdd(judgedAt, request.startWait().toMillis())) {
-      throw new StartRefusedException(c.id(), startAfter, judgedAt);
+      throw new StartRefusedException(c.id(), start.marksMillis(), judgedAt);
     }
     String token = UUID.randomUUID().toString();
     LeaseRecord record =

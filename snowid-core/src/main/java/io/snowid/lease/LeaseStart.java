@@ -22,8 +22,9 @@ final class LeaseStart {
    * When a newcomer may start, and why it waits when it must wait out a holder that may be alive.
    *
    * @param afterMillis the ID time after which it may issue
-   * @param marksMillis the part of it that marks recorded (the id's, the namespace's, a loss's),
-   *     not one lease time from the newcomer's own clock: what a clock behind them shows in
+   * @param marksMillis the part of it that fixed marks set: the id's own (its last holder's here
+   *     and its host-wide claim's) and a recorded loss; not one lease time from the newcomer's own
+   *     clock, nor the namespace's marks, which live holders move on at every renewal
    * @param reason empty when it only follows the id's own records
    */
   record Start(long afterMillis, long marksMillis, String reason) {}
@@ -75,8 +76,8 @@ final class LeaseStart {
 
     refuseForeignFuture(
         dir, request, now, wait, c, view.highWater, view.highWaterFile, view.highWaterOwner);
-    long marked = Math.max(Math.max(previous, view.highWater), marks.lostUntil());
-    long startAfter = Math.max(marked, saturatedAdd(now, wait));
+    long marked = Math.max(previous, marks.lostUntil());
+    long startAfter = Math.max(Math.max(marked, view.highWater), saturatedAdd(now, wait));
     return new Start(startAfter, marked, why(c, wait, view.marksLost));
   }
 

@@ -16,7 +16,7 @@ final class StartRefusedException extends NodeIdUnavailableException {
 
   /**
    * @param nodeId the id the coordinator would have granted
-   * @param startAfterMillis the ID time after which a holder of it may issue
+   * @param startAfterMillis the ID time of the mark it may issue only after
    * @param nowMillis the holder's clock, as the coordinator judged it
    */
   StartRefusedException(long nodeId, long startAfterMillis, long nowMillis) {

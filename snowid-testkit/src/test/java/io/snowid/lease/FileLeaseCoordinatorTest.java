@@ -496,6 +496,33 @@ class FileLeaseCoordinatorTest extends LeaseCoordinatorContract {
     c.close();
   }
 
+  // The namespace's marks move on with every renewal of a live holder: a refusal on them never
+  // ended while one renewed, and a startWait below the lease time got no id beside a live holder.
+  @Test
+  void acquire_startWaitBelowTheLeaseTimeBesideALiveHolder_grantedItsWait() {
+    LeaseCoordinator holder = newCoordinator();
+    long now = now();
+    holder.acquire(new AcquireRequest(namespace, 2, "h", new LeaseTerms(TTL, now, now + 1_500)));
+
+    LeaseCoordinator newcomer = newCoordinator();
+    Lease l =
+        newcomer.acquire(
+            new AcquireRequest(
+                namespace,
+                2,
+                0,
+                0,
+                "n",
+                new LeaseTerms(TTL, now, now),
+                LeaseLimits.DEFAULT,
+                Duration.ZERO));
+
+    assertThat(l.nodeId()).isEqualTo(1);
+    assertThat(l.highWaterMillis()).isGreaterThanOrEqualTo(now + 1_500);
+    newcomer.close();
+    holder.close();
+  }
+
   @Test
   void acquire_startWaitBeyondWhatMillisecondsCount_takenAsNoBound() {
     LeaseCoordinator c = newCoordinator();
