@@ -116,6 +116,7 @@ final class EtcdAcquisition {
 
     // Can the state be believed? (the rule and its reasons: docs/design.md)
     long registryWritten = read.registry("written").number();
+    long marksWritten = newestMarkWrite(read, recorded);
     long registryTtl = read.registry("maxTtl").number();
     long recordedCluster = read.registry("cluster").number();
     long lostAt = read.registry("lostAt").number();
@@ -131,11 +132,11 @@ final class EtcdAcquisition {
               + " and is read from "
               + Long.toHexString(clusterId)
               + " (restored from a snapshot?)";
-    } else if (now - registryWritten
+    } else if (now - Math.max(registryWritten, marksWritten)
         > (registryTtl == Long.MIN_VALUE ? maxTtl : Math.max(registryTtl, maxTtl))) {
       loss =
           "no write to the prefix for "
-              + (now - registryWritten)
+              + (now - Math.max(registryWritten, marksWritten))
               + " ms (idle, or etcd went back to an older state)";
     }
     boolean lossFound = !loss.isEmpty();
@@ -149,10 +150,10 @@ final class EtcdAcquisition {
       } else if (read.remembered) {
         loss = "it has no state though the prefix created it (keys deleted by hand?)";
       }
-    } else if (now - written > recorded.maxTtl().toMillis()) {
+    } else if (now - Math.max(written, marksWritten) > recorded.maxTtl().toMillis()) {
       loss =
           "no write to the namespace for "
-              + (now - written)
+              + (now - Math.max(written, marksWritten))
               + " ms (idle, or etcd went back to an older state)";
     } else if (read.marks.size() < records) {
       loss = "records are missing (" + read.marks.size() + " of " + records + ")";
@@ -331,6 +332,26 @@ final class EtcdAcquisition {
     ifs.add(
         new Cmp(
             keys.ns(field), Cmp.Op.EQUAL, CmpTarget.modRevision(read.namespace(field).revision())));
+  }
+
+  /**
+   * The newest write the namespace's unreleased marks show, by their writers' clocks: a holder
+   * writes its mark with {@code expiresAt} = its clock + its ttl, and ttl is at most the recorded
+   * {@code maxTtl}. The {@code written} keys hold the last writer's clock, which a holder whose
+   * clock is behind moves back; each mark is one holder's own, so such a holder cannot hide the
+   * others' renewals (docs/design.md, "The etcd:// backend"). {@link Long#MIN_VALUE} if none.
+   */
+  private static long newestMarkWrite(EtcdRecords read, LeaseLimits recorded) {
+    long newest = Long.MIN_VALUE;
+    if (recorded == null) {
+      return newest;
+    }
+    for (EtcdRecords.Mark m : read.marks.values()) {
+      if (!m.released() && m.expiresAt() != Long.MIN_VALUE) {
+        newest = Math.max(newest, m.expiresAt() - recorded.maxTtl().toMillis());
+      }
+    }
+    return newest;
   }
 
   static Op put(io.etcd.jetcd.ByteSequence key, String value) {

@@ -61,4 +61,64 @@ class EtcdAcquisitionJudgmentTest {
     assertThat(a.loss).isEqualTo("etcd lost the prefix's state 0 ms ago");
     assertThat(a.base).isEqualTo(lostAt + ttl + skew + LeaseLimits.SLACK.toMillis());
   }
+
+  /**
+   * The keys read by a newcomer at {@code NOW}: both {@code written} keys at {@code written}, as a
+   * holder with its clock that far behind left them, and one live holder's mark renewed at {@code
+   * markRenewedAt} (by its clock) with a 10 s ttl.
+   */
+  private static EtcdRecords keysWrittenAt(EtcdKeys keys, long written, long markRenewedAt) {
+    long ttl = LIMITS.maxTtl().toMillis();
+    long skew = LIMITS.maxSkew().toMillis();
+    String mark =
+        new EtcdRecords.Mark(
+                "b", markRenewedAt + 10_000, markRenewedAt, markRenewedAt + 10_000, false, 0)
+            .value();
+    return new EtcdRecords(
+        keys,
+        List.of(
+            kv(keys.namespaceRoot + "terms", ttl + " " + skew),
+            kv(keys.namespaceRoot + "written", Long.toString(written)),
+            kv(keys.namespaceRoot + "records", "1"),
+            kv(keys.namespaceRoot + "held/3", "r b 9"),
+            kv(keys.namespaceRoot + "mark/3", mark)),
+        List.of(
+            kv(keys.registryRoot + "written", Long.toString(written)),
+            kv(keys.registryRoot + "maxTtl", Long.toString(ttl))),
+        true);
+  }
+
+  private static AcquireRequest newcomer() {
+    return new AcquireRequest(
+        "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
+  }
+
+  // A holder with its clock 40 s behind renewed last: the written keys took its clock, and every
+  // newcomer judged the prefix idle for longer than maxTtl while another holder renewed 1 s ago
+  // (the 600 s etcd run: "no write to the prefix for 11296 ms", a loss wait after each).
+  @Test
+  void writtenKeysMovedBackByAHolderWithItsClockBehind_aLiveHoldersMarkShowsTheNewerWrite() {
+    EtcdKeys keys = new EtcdKeys("/p", "ns");
+
+    EtcdAcquisition a =
+        EtcdAcquisition.judge(
+            keys, keysWrittenAt(keys, NOW - 40_000, NOW - 1_000), newcomer(), NOW, CLUSTER, null);
+
+    assertThat(a.outcome).isEqualTo(EtcdAcquisition.Outcome.TAKE);
+    assertThat(a.loss).isEmpty();
+  }
+
+  // A restored state shows no lease unexpired: a mark proves a write only at its expiresAt less
+  // maxTtl, and the rule still finds the loss.
+  @Test
+  void writtenKeysOldAndTheNewestMarkExpired_stillALoss() {
+    EtcdKeys keys = new EtcdKeys("/p", "ns");
+
+    // renewed 10.001 s ago with a 10 s ttl: expired 1 ms ago, a write proven maxTtl + 1 ms ago
+    EtcdAcquisition a =
+        EtcdAcquisition.judge(
+            keys, keysWrittenAt(keys, NOW - 40_000, NOW - 10_001), newcomer(), NOW, CLUSTER, null);
+
+    assertThat(a.loss).startsWith("no write to the prefix for 30001 ms");
+  }
 }

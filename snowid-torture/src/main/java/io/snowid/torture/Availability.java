@@ -82,6 +82,26 @@ record Availability(long medianMicros, long worstMicros, String needed) {
         why.isEmpty() ? "" : why + waitMillis / 1000.0 + " s");
   }
 
+  /** Why a kill's replacement waits longer than ttl - margin. */
+  static final String AHEAD_MARK =
+      "the replacement starts past the high-water mark recorded for the id it took, which its"
+          + " last holder's ID times had put ahead of the wall clock (a monotonic time source"
+          + " slewing back after a forward step): ";
+
+  /**
+   * This target, or one with the wait {@code waitMicros} (and the same allowance beyond it) if
+   * uniqueness needs that longer one.
+   */
+  Availability atLeast(long waitMicros, String why) {
+    if (waitMicros <= waitMicros()) {
+      return this;
+    }
+    return new Availability(
+        MEDIAN_MICROS + waitMicros,
+        worstMicros - waitMicros() + waitMicros,
+        why + Math.round(waitMicros / 1e5) / 10.0 + " s");
+  }
+
   /** The wait uniqueness needs after such a fault, in microseconds (0 if none). */
   long waitMicros() {
     return medianMicros - MEDIAN_MICROS;

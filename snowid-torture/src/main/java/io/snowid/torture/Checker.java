@@ -84,6 +84,7 @@ final class Checker {
   private final Map<Integer, List<long[]>> activity = new TreeMap<>(); // slot -> [from, to]
   // slot -> [spawned, main() entered] of each worker JVM the harness started for it
   private final Map<Integer, List<long[]>> startups = new TreeMap<>();
+  private final Map<Integer, List<long[]>> gaps = new HashMap<>(); // slot -> its stalls [from, to]
 
   /** A stretch of one file: strictly increasing IDs of one key. */
   private record Run(int file, long offset, long key, long first, long last, long count) {}
@@ -127,6 +128,7 @@ final class Checker {
     c.report.availabilityGate = availability;
     c.report.timeline = Timeline.load(runDir.resolve("timeline.txt"));
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
+    c.predecessorMarks(holdList);
     c.passOne();
     c.passTwo();
     c.overlaps();
@@ -518,7 +520,7 @@ final class Checker {
     long start = Long.parseLong(report.run.getProperty("startMicros"));
     long stop = Long.parseLong(report.run.getProperty("stopMicros"));
     int slots = Integer.parseInt(report.run.getProperty("workers"));
-    Map<Integer, List<long[]>> gaps = new HashMap<>();
+    gaps.clear();
     for (int slot = 0; slot < slots; slot++) {
       List<long[]> list = new ArrayList<>(activity.getOrDefault(slot, List.of()));
       list.add(new long[] {Long.MIN_VALUE, start}); // the schedule's start and end bound the gaps
@@ -546,15 +548,18 @@ final class Checker {
         }
         boolean held = false;
         long met = metAt(f, e.getKey());
+        long reach = reachBy(f, e.getKey());
         for (long[] g : e.getValue()) {
-          if (g[0] <= met && g[1] >= f.fromMicros()) {
+          if (g[0] <= reach && g[1] >= f.fromMicros()) {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
-            if (g[0] <= met && g[1] > met) {
+            // a slot that stalled after a registry's fault ended met it no earlier than that
+            long from = Math.max(met, Math.min(g[0], reach));
+            if (g[1] > from) {
               held = heldByAnother(f, e.getKey(), g);
-              long startup = startupWithin(e.getKey(), met, g[1]);
+              long startup = startupWithin(e.getKey(), from, g[1]);
               s.startupMicros = Math.max(s.startupMicros, startup);
-              if (!held && g[1] - met - startup > recovery) {
-                recovery = g[1] - met - startup;
+              if (!held && g[1] - from - startup > recovery) {
+                recovery = g[1] - from - startup;
                 slowest = e.getKey();
                 slowestGap = g;
               }
@@ -586,6 +591,57 @@ final class Checker {
   }
 
   /**
+   * For each kill and restart with the clock set back: how far after its end lies the high-water
+   * mark recorded for the id its replacement took, which the replacement starts past (the ended
+   * holder's own, if no replacement took one). It is {@code ttl - margin} at most while the last
+   * holder's ID times followed the wall clock, more while they ran ahead of it (a monotonic time
+   * source slews back at 0.9 after a forward step), whichever slot that holder was.
+   */
+  private void predecessorMarks(List<Hold> holdList) {
+    for (FaultLog.Applied f : report.faults) {
+      if (f.kind() != FaultKind.KILL && f.kind() != FaultKind.RESTART_CLOCK_BACK) {
+        continue;
+      }
+      Hold ended = null;
+      Hold next = null;
+      for (Hold h : holdList) {
+        int slot = slotOf(h.instance());
+        if (slot < 0 || !f.affects(slot)) {
+          continue;
+        }
+        if (h.fromMicros() <= f.fromMicros() && h.toMicros() >= f.fromMicros()) {
+          ended = h;
+        } else if (h.fromMicros() > f.fromMicros()
+            && (next == null || h.fromMicros() < next.fromMicros())) {
+          next = h;
+        }
+      }
+      long mark = ended == null ? Long.MIN_VALUE : ended.highWaterMillis();
+      if (next != null) {
+        mark = Long.MIN_VALUE;
+        for (Hold h : holdList) {
+          if (h.nodeKey() == next.nodeKey()
+              && h.namespace().equals(next.namespace())
+              && h.fromMicros() < next.fromMicros()) {
+            mark = Math.max(mark, h.highWaterMillis());
+          }
+        }
+      }
+      if (mark != Long.MIN_VALUE) {
+        report.markWaits.put(f, report.timeline.monoOfWall(mark) - f.toMicros());
+      }
+    }
+  }
+
+  /** The slot of a worker instance {@code w<slot>-<incarnation>}, or -1. */
+  private static int slotOf(String instance) {
+    int dash = instance.indexOf('-');
+    return instance.startsWith("w") && dash > 1
+        ? Integer.parseInt(instance.substring(1, dash))
+        : -1;
+  }
+
+  /**
    * How much of {@code from..to} the slot's worker JVMs spent starting (from the harness's spawn to
    * their {@code main}): a replacement's start-up is the JVM's and the machine's, not the lease's,
    * and the targets count none (RELIABILITY.md, "Availability targets").
@@ -612,7 +668,7 @@ final class Checker {
       if (o != f
           && o.affects(slot)
           && o.fromMicros() <= gap[1]
-          && metAt(o, slot) >= gap[0]
+          && reachBy(o, slot) >= gap[0]
           && metAt(o, slot) + report.target(o).waitMicros() > held) {
         return true;
       }
@@ -621,22 +677,32 @@ final class Checker {
   }
 
   /**
-   * When {@code slot} meets {@code f}: at its end, but a fault of the registry (a restart, a
-   * rollback) that comes while another fault keeps the slot from the registry (a partition, a
-   * pause, a kill) is met when that one ends: only then does the slot find, say, a lost state, and
-   * only then begins the wait that uniqueness needs after it.
+   * When {@code slot} meets {@code f}: at its end, but the slot meets a fault of the registry (a
+   * restart, a rollback) at its first contact with the registry after it, and a holder makes one
+   * within a lease time (it renews, or its lease runs out and it acquires again; a ZooKeeper
+   * session cannot even resume on a restored older state), or, if it stalled meanwhile, when it
+   * reaches the registry again. So if another fault keeps the slot from the registry (a partition,
+   * a pause, a kill) when the registry's fault ends, or begins within a lease time after it or
+   * during such a stall, the slot meets the registry's fault when that one ends: only then does it
+   * find, say, a lost state, and only then begins the wait that uniqueness needs after it.
    */
   private long metAt(FaultLog.Applied f, int slot) {
     long at = f.toMicros();
     if (!f.kind().onRegistry()) {
       return at;
     }
+    long contactBy = at + ttlMicros();
+    for (long[] g : gaps.getOrDefault(slot, List.of())) {
+      if (g[0] >= f.fromMicros() && g[0] <= at + ttlMicros()) {
+        contactBy = Math.max(contactBy, g[1]); // stalled since: it reached the registry at g[1]
+      }
+    }
     for (boolean moved = true; moved; ) {
       moved = false;
       for (FaultLog.Applied o : report.faults) {
         if (!o.kind().onRegistry()
             && o.affects(slot)
-            && o.fromMicros() <= at
+            && o.fromMicros() <= Math.max(at, contactBy)
             && o.toMicros() > at) {
           at = o.toMicros();
           moved = true;
@@ -644,6 +710,21 @@ final class Checker {
       }
     }
     return at;
+  }
+
+  /**
+   * Until when a stall that begins is {@code f}'s on {@code slot}: one that began by the time the
+   * slot met it; for a fault of the registry, also one that began within a lease time after its end
+   * (the holder's lease ran out before a renewal reached the registry; see {@link #metAt}).
+   */
+  private long reachBy(FaultLog.Applied f, int slot) {
+    long met = metAt(f, slot);
+    return f.kind().onRegistry() ? Math.max(met, f.toMicros() + ttlMicros()) : met;
+  }
+
+  /** The run's lease time (its longest, when slots differ), in microseconds. */
+  private long ttlMicros() {
+    return Long.parseLong(report.run.getProperty("ttlMillis", "2000")) * 1000;
   }
 
   /**
@@ -703,6 +784,9 @@ final class Checker {
     final Map<String, Long> namespaces = new TreeMap<>(); // namespace key -> holds
     final Map<FaultKind, Stall> stalls = new EnumMap<>(FaultKind.class);
     boolean availabilityGate; // --availability: a missed target fails the run
+
+    /** Per kill and restart-clock-back: its end to the ended holder's recorded mark (µs). */
+    final Map<FaultLog.Applied, Long> markWaits = new java.util.HashMap<>();
 
     /** One worker process. */
     static final class Worker {
@@ -813,10 +897,13 @@ final class Checker {
 
     /** The target of an applied fault in this run. */
     Availability target(FaultLog.Applied f) {
-      return Availability.of(
-          f,
-          run.getProperty("coordinator", "file:"),
-          Long.parseLong(run.getProperty("ttlMillis", "2000")));
+      Availability t =
+          Availability.of(
+              f,
+              run.getProperty("coordinator", "file:"),
+              Long.parseLong(run.getProperty("ttlMillis", "2000")));
+      Long mark = markWaits.get(f);
+      return mark == null ? t : t.atLeast(mark, Availability.AHEAD_MARK);
     }
 
     /** The kinds whose recoveries missed their target, each with its numbers. */

@@ -610,6 +610,118 @@ class CheckerTest {
         .contains("availability: every target met");
   }
 
+  /**
+   * Slot 0 (w0-0) takes an ID every 50 ms to 30 s but for a stall from {@code from} to {@code
+   * until}.
+   */
+  private void slotZeroStalled(String coordinator, long from, long until) throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=" + coordinator + "\nttlMillis=5000\nstopMicros=30000000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    slotStalled("w0-0", 3, from, until);
+  }
+
+  /** {@code instance} takes an ID every 50 ms to 30 s but for a stall from {@code from}. */
+  private void slotStalled(String instance, long node, long from, long until) throws IOException {
+    hold(instance, node, 0, 40_000);
+    List<Long> pairs = new ArrayList<>();
+    for (long ms = 0; ms <= 30_000; ms += 50) {
+      if (ms <= from || ms >= until) {
+        pairs.add(id(ms, node, 0));
+        pairs.add(ms);
+      }
+    }
+    worker(instance, pairs.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  // A ZooKeeper holder cannot resume its session on a restored older state: it met the rollback
+  // only at its next acquisition, after a link-down that began 0.5 s after the rollback ended. The
+  // loss wait after the link-down was counted against the link-down (the 600 s run's 8.5 s).
+  @Test
+  void check_registryRollbackFoundAfterALinkDownThatBeganAfterIt_waitCountedFromTheLinkDownsEnd()
+      throws IOException {
+    slotZeroStalled("zookeeper://", 11_500, 25_500);
+    slotStalled("w1-0", 4, 10_000, 11_000);
+    faults(
+        FaultKind.REGISTRY_ROLLBACK,
+        "all",
+        10_000L,
+        10_500L,
+        FaultKind.LINK_DOWN,
+        "0",
+        11_000L,
+        18_000L);
+
+    Checker.Report r = check();
+
+    // the rollback's loss wait (8 s) from the link-down's end (18 s): slot 0 back 7.5 s after it
+    assertThat(r.text())
+        .contains("(1 not counted: another fault held each affected slot past its end)")
+        .contains("registry-rollback     1  longest stall   14.000 s  after healing   7.500 s")
+        .contains("availability: every target met");
+  }
+
+  // With no other fault, the holder's lease ran out 1.5 s after the rollback ended and its next
+  // acquisition found the loss: that stall was no fault's, and the rollback's recovery was the
+  // other slot's 0.5 s. It counts from the stall's beginning, when the slot met the rollback at
+  // the earliest.
+  @Test
+  void check_registryRollbackWhoseHolderStalledWithinALeaseTimeAfterIt_stallIsTheRollbacks()
+      throws IOException {
+    slotZeroStalled("zookeeper://", 12_000, 20_000);
+    slotStalled("w1-0", 4, 10_000, 11_000);
+    faults(FaultKind.REGISTRY_ROLLBACK, "all", 10_000L, 10_500L);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("registry-rollback     1  longest stall    8.000 s  after healing   8.000 s")
+        .contains("longest stall not explained by a fault: 0.000 s")
+        .contains("availability: every target met");
+  }
+
+  // The holder stalled 3 s after the rollback (its session could not resume), and a link-down
+  // began 5.5 s after the rollback, beyond a lease time but while the slot still sought the
+  // registry: it found the loss at the link-down's end (the 600 s ZooKeeper run's 8.46 s).
+  @Test
+  void check_registryRollbackFoundAfterALinkDownThatBeganDuringTheStallItCaused_waitFromItsEnd()
+      throws IOException {
+    slotZeroStalled("zookeeper://", 13_500, 29_500);
+    slotStalled("w1-0", 4, 10_000, 11_000);
+    faults(
+        FaultKind.REGISTRY_ROLLBACK,
+        "all",
+        10_000L,
+        10_500L,
+        FaultKind.LINK_DOWN,
+        "0",
+        16_000L,
+        22_000L);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("(1 not counted: another fault held each affected slot past its end)")
+        .contains("registry-rollback     1  longest stall   16.000 s  after healing   7.500 s")
+        .contains("availability: every target met");
+  }
+
+  // A stall that began more than a lease time after a registry restart is not the restart's.
+  @Test
+  void check_stallBeginningMoreThanALeaseTimeAfterARegistryRestart_notTheRestarts()
+      throws IOException {
+    slotZeroStalled("zookeeper://", 16_000, 24_000);
+    slotStalled("w1-0", 4, 10_000, 10_200);
+    faults(FaultKind.REGISTRY_RESTART, "all", 10_000L, 10_100L);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("registry-restart      1  longest stall    0.200 s  after healing   0.100 s")
+        .contains("longest stall not explained by a fault: 8.000 s slot 0");
+  }
+
   @Test
   void check_registryRestartRightAfterAKill_leavesTheReplacementsWaitToTheKill()
       throws IOException {
@@ -652,5 +764,75 @@ class CheckerTest {
         .contains(
             "(not counted: a replacement JVM's start-up, from its spawn to its main(),"
                 + " longest 2.000 s)");
+  }
+
+  // The killed holder's ID times ran 2.3 s ahead of the wall clock (a monotonic time source
+  // slewing back after a forward step), so the mark its registry record carried was 3.9 s after
+  // the kill, and its replacement had to start past it: the file: run's kills at 4.5-4.9 s
+  // against the 3.6 s of ttl - margin.
+  @Test
+  void check_killOfAHolderWhoseMarkRanAheadOfTheWallClock_targetIncludesTheWaitForThatMark()
+      throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=file:\nttlMillis=2000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 10_100, 14_000);
+    hold("w0-1", 3, 10_100, 30_000, 30_000);
+    worker("w0-0", id(9_950, 3, 0), 9_950, id(10_000, 3, 0), 10_000);
+    worker("w0-1", id(14_500, 3, 0), 14_500, id(14_550, 3, 0), 14_550);
+    fault(FaultKind.KILL, 10_000, 10_100, 0);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("kill                  1  longest stall    4.500 s  after healing   4.400 s")
+        .contains("past the high-water mark recorded for the id it took")
+        .contains("availability: every target met");
+  }
+
+  // The same kill with the mark at ttl - margin: the target stays 3.6 s, and 4.4 s misses it.
+  @Test
+  void check_killOfAHolderWhoseMarkWasWithinTtl_targetStaysTtlLessMargin() throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=file:\nttlMillis=2000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 10_100, 11_600);
+    hold("w0-1", 3, 10_100, 30_000, 30_000);
+    worker("w0-0", id(9_950, 3, 0), 9_950, id(10_000, 3, 0), 10_000);
+    worker("w0-1", id(14_500, 3, 0), 14_500, id(14_550, 3, 0), 14_550);
+    fault(FaultKind.KILL, 10_000, 10_100, 0);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("after healing   4.400 s,   4.400 s  target   3.6 s,   3.6 s: MISSED");
+  }
+
+  // The replacement took another id than its predecessor's, one whose last holder (another slot,
+  // gone) had recorded a mark 3.9 s after the kill: it waited for that mark (the file: run's kill
+  // of slot 7 at 4.9 s, which took the id of slot 0's worker killed 2 s before).
+  @Test
+  void check_killWhoseReplacementTookAnIdWithAMarkAhead_targetIncludesTheWaitForThatMark()
+      throws IOException {
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "coordinator=file:\nttlMillis=2000\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    hold("w0-0", 3, 0, 10_100, 11_000);
+    hold("w1-0", 5, 0, 10_100, 14_000);
+    hold("w0-1", 5, 10_100, 30_000, 30_000);
+    worker("w0-0", id(9_950, 3, 0), 9_950, id(10_000, 3, 0), 10_000);
+    worker("w1-0", id(7_950, 5, 0), 7_950, id(8_000, 5, 0), 8_000);
+    worker("w0-1", id(14_500, 5, 0), 14_500, id(14_550, 5, 0), 14_550);
+    fault(FaultKind.KILL, 10_000, 10_100, 0);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("kill                  1  longest stall    4.500 s  after healing   4.400 s")
+        .contains("past the high-water mark recorded for the id it took")
+        .contains("availability: every target met");
   }
 }
