@@ -8,6 +8,7 @@ import io.snowid.lease.AcquireRequest;
 import io.snowid.lease.LeaseLimits;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One acquisition's judgement on what a read found: the id to take, what earlier holders may have
@@ -116,7 +117,7 @@ final class EtcdAcquisition {
 
     // Can the state be believed? (the rule and its reasons: docs/design.md)
     long registryWritten = read.registry("written").number();
-    long marksWritten = newestMarkWrite(read, recorded);
+    long marksWritten = newestMarkWrite(read, recorded, now);
     long registryTtl = read.registry("maxTtl").number();
     long recordedCluster = read.registry("cluster").number();
     long lostAt = read.registry("lostAt").number();
@@ -335,20 +336,28 @@ final class EtcdAcquisition {
   }
 
   /**
-   * The newest write the namespace's unreleased marks show, by their writers' clocks: a holder
+   * The newest write the namespace's live holders' marks show, by their writers' clocks: a holder
    * writes its mark with {@code expiresAt} = its clock + its ttl, and ttl is at most the recorded
    * {@code maxTtl}. The {@code written} keys hold the last writer's clock, which a holder whose
    * clock is behind moves back; each mark is one holder's own, so such a holder cannot hide the
-   * others' renewals (docs/design.md, "The etcd:// backend"). {@link Long#MIN_VALUE} if none.
+   * others' renewals (docs/design.md, "The etcd:// backend"). Only ids with a live {@code held} key
+   * count, and no mark beyond {@code now + maxTtl + maxSkew}: an abandoned mark, or one from a
+   * clock far ahead, must not keep the loss rules off. {@link Long#MIN_VALUE} if none.
    */
-  private static long newestMarkWrite(EtcdRecords read, LeaseLimits recorded) {
+  private static long newestMarkWrite(EtcdRecords read, LeaseLimits recorded, long now) {
     long newest = Long.MIN_VALUE;
     if (recorded == null) {
       return newest;
     }
-    for (EtcdRecords.Mark m : read.marks.values()) {
-      if (!m.released() && m.expiresAt() != Long.MIN_VALUE) {
-        newest = Math.max(newest, m.expiresAt() - recorded.maxTtl().toMillis());
+    long maxTtl = recorded.maxTtl().toMillis();
+    long latest = now + maxTtl + recorded.maxSkew().toMillis();
+    for (Map.Entry<Long, EtcdRecords.Mark> e : read.marks.entrySet()) {
+      EtcdRecords.Mark m = e.getValue();
+      if (read.held.containsKey(e.getKey())
+          && !m.released()
+          && m.expiresAt() != Long.MIN_VALUE
+          && m.expiresAt() <= latest) {
+        newest = Math.max(newest, m.expiresAt() - maxTtl);
       }
     }
     return newest;

@@ -63,34 +63,42 @@ class EtcdAcquisitionJudgmentTest {
   }
 
   /**
-   * The keys read by a newcomer at {@code NOW}: both {@code written} keys at {@code written}, as a
-   * holder with its clock that far behind left them, and one live holder's mark renewed at {@code
-   * markRenewedAt} (by its clock) with a 10 s ttl.
+   * What a newcomer at {@code NOW} judges of keys whose {@code written} keys are 40 s old, as a
+   * holder with its clock that far behind left them, beside one mark renewed at {@code
+   * markRenewedAt} (by its writer's clock) with a 10 s ttl, of an id with a live {@code held} key
+   * or not.
    */
-  private static EtcdRecords keysWrittenAt(EtcdKeys keys, long written, long markRenewedAt) {
+  private static EtcdAcquisition judgeBesideAMark(long markRenewedAt, boolean held) {
+    EtcdKeys keys = new EtcdKeys("/p", "ns");
     long ttl = LIMITS.maxTtl().toMillis();
     long skew = LIMITS.maxSkew().toMillis();
+    long written = NOW - 40_000;
     String mark =
         new EtcdRecords.Mark(
                 "b", markRenewedAt + 10_000, markRenewedAt, markRenewedAt + 10_000, false, 0)
             .value();
-    return new EtcdRecords(
-        keys,
-        List.of(
-            kv(keys.namespaceRoot + "terms", ttl + " " + skew),
-            kv(keys.namespaceRoot + "written", Long.toString(written)),
-            kv(keys.namespaceRoot + "records", "1"),
-            kv(keys.namespaceRoot + "held/3", "r b 9"),
-            kv(keys.namespaceRoot + "mark/3", mark)),
-        List.of(
-            kv(keys.registryRoot + "written", Long.toString(written)),
-            kv(keys.registryRoot + "maxTtl", Long.toString(ttl))),
-        true);
-  }
-
-  private static AcquireRequest newcomer() {
-    return new AcquireRequest(
-        "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
+    List<KeyValue> namespace =
+        new java.util.ArrayList<>(
+            List.of(
+                kv(keys.namespaceRoot + "terms", ttl + " " + skew),
+                kv(keys.namespaceRoot + "written", Long.toString(written)),
+                kv(keys.namespaceRoot + "records", "1"),
+                kv(keys.namespaceRoot + "mark/3", mark)));
+    if (held) {
+      namespace.add(kv(keys.namespaceRoot + "held/3", "r b 9"));
+    }
+    EtcdRecords read =
+        new EtcdRecords(
+            keys,
+            namespace,
+            List.of(
+                kv(keys.registryRoot + "written", Long.toString(written)),
+                kv(keys.registryRoot + "maxTtl", Long.toString(ttl))),
+            true);
+    AcquireRequest newcomer =
+        new AcquireRequest(
+            "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
+    return EtcdAcquisition.judge(keys, read, newcomer, NOW, CLUSTER, null);
   }
 
   // A holder with its clock 40 s behind renewed last: the written keys took its clock, and every
@@ -98,11 +106,7 @@ class EtcdAcquisitionJudgmentTest {
   // (the 600 s etcd run: "no write to the prefix for 11296 ms", a loss wait after each).
   @Test
   void writtenKeysMovedBackByAHolderWithItsClockBehind_aLiveHoldersMarkShowsTheNewerWrite() {
-    EtcdKeys keys = new EtcdKeys("/p", "ns");
-
-    EtcdAcquisition a =
-        EtcdAcquisition.judge(
-            keys, keysWrittenAt(keys, NOW - 40_000, NOW - 1_000), newcomer(), NOW, CLUSTER, null);
+    EtcdAcquisition a = judgeBesideAMark(NOW - 1_000, true);
 
     assertThat(a.outcome).isEqualTo(EtcdAcquisition.Outcome.TAKE);
     assertThat(a.loss).isEmpty();
@@ -112,13 +116,24 @@ class EtcdAcquisitionJudgmentTest {
   // maxTtl, and the rule still finds the loss.
   @Test
   void writtenKeysOldAndTheNewestMarkExpired_stillALoss() {
-    EtcdKeys keys = new EtcdKeys("/p", "ns");
-
     // renewed 10.001 s ago with a 10 s ttl: expired 1 ms ago, a write proven maxTtl + 1 ms ago
-    EtcdAcquisition a =
-        EtcdAcquisition.judge(
-            keys, keysWrittenAt(keys, NOW - 40_000, NOW - 10_001), newcomer(), NOW, CLUSTER, null);
+    assertThat(judgeBesideAMark(NOW - 10_001, true).loss)
+        .startsWith("no write to the prefix for 30001 ms");
+  }
 
-    assertThat(a.loss).startsWith("no write to the prefix for 30001 ms");
+  // An abandoned mark (no live held key) stays until its id is taken again: a recent one must not
+  // keep the loss rule off for a state restored with it.
+  @Test
+  void writtenKeysOldBesideAMarkWithoutALiveHolder_stillALoss() {
+    assertThat(judgeBesideAMark(NOW - 1_000, false).loss)
+        .startsWith("no write to the prefix for 40000 ms");
+  }
+
+  // A mark from a clock far ahead (beyond maxSkew, which etcd cannot check) would keep the loss
+  // rule off until its holder renewed with a correct clock.
+  @Test
+  void writtenKeysOldBesideAMarkFromAClockFarAhead_stillALoss() {
+    assertThat(judgeBesideAMark(NOW + 60_000, true).loss)
+        .startsWith("no write to the prefix for 40000 ms");
   }
 }

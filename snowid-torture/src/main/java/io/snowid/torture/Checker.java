@@ -786,7 +786,7 @@ final class Checker {
     boolean availabilityGate; // --availability: a missed target fails the run
 
     /** Per kill and restart-clock-back: its end to the ended holder's recorded mark (µs). */
-    final Map<FaultLog.Applied, Long> markWaits = new java.util.HashMap<>();
+    final Map<FaultLog.Applied, Long> markWaits = new HashMap<>();
 
     /** One worker process. */
     static final class Worker {

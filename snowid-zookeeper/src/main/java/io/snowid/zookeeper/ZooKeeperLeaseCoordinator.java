@@ -496,11 +496,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       }
     }
     long zxid = written.getMzxid(); // one transaction: every node it created has this czxid
-    if (rollback.isEmpty()) {
-      confirmed(zxid);
-    } else {
-      wentBackTo(zxid); // the loss is recorded with the id
-    }
+    confirmed(zxid);
     Stat recordStat = oldVersion < 0 ? null : stat(w.results().get(ops.size() - 2));
     held.put(
         token,
@@ -571,16 +567,6 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
 
   private void confirmed(long zxid) {
     confirmedZxid.accumulateAndGet(zxid, Math::max);
-  }
-
-  /**
-   * A restore this coordinator found is recorded ({@code lostAt}, {@code lostUntil}): it goes on
-   * from the new history, at {@code zxid}, so that it does not find the same restore, and wait for
-   * it again, at every acquisition until the ensemble passes the old zxid (docs/design.md, "The
-   * zookeeper:// backend").
-   */
-  private void wentBackTo(long zxid) {
-    confirmedZxid.accumulateAndGet(zxid, Math::min);
   }
 
   /**
@@ -783,9 +769,6 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
 
   private String rollback(Trip trip, String ns, long confirmed, long now) {
     long lostUntil = recordLoss(trip, ns);
-    if (lostUntil != NONE) {
-      wentBackTo(now);
-    }
     return "the ensemble's transaction id went back (0x"
         + Long.toHexString(now)
         + ", this holder had confirmed 0x"
