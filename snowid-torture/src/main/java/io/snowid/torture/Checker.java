@@ -85,6 +85,9 @@ final class Checker {
   // slot -> [spawned, main() entered] of each worker JVM the harness started for it
   private final Map<Integer, List<long[]>> startups = new TreeMap<>();
   private final Map<Integer, List<long[]>> gaps = new HashMap<>(); // slot -> its stalls [from, to]
+  // "instance node" -> how far its last ID's time lay ahead of the wall clock when it took it (ms)
+  private final Map<String, Long> leads = new HashMap<>();
+  private final Map<String, Long> spawnedAt = new HashMap<>(); // instance -> the harness's spawn
 
   /** A stretch of one file: strictly increasing IDs of one key. */
   private record Run(int file, long offset, long key, long first, long last, long count) {}
@@ -128,8 +131,8 @@ final class Checker {
     c.report.availabilityGate = availability;
     c.report.timeline = Timeline.load(runDir.resolve("timeline.txt"));
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
-    c.predecessorMarks(holdList);
     c.passOne();
+    c.predecessorMarks(holdList);
     c.passTwo();
     c.overlaps();
     c.stalls();
@@ -201,6 +204,7 @@ final class Checker {
       long started = Long.parseLong(p.getProperty("startMicros"));
       String spawned = p.getProperty("spawnedMicros");
       if (spawned != null) {
+        spawnedAt.put(instance, Long.parseLong(spawned));
         int slot = Integer.parseInt(instance.substring(1, instance.indexOf('-')));
         startups
             .computeIfAbsent(slot, k -> new ArrayList<>())
@@ -230,6 +234,9 @@ final class Checker {
     boolean inStretch = false;
     long firstIdAt = Long.MIN_VALUE;
     long lastIdAt = Long.MIN_VALUE;
+    long leadKey = 0; // the node of the last ID read, the ID and when it was taken
+    long leadId = 0;
+    long leadAt = Long.MIN_VALUE;
     List<long[]> active = activity.computeIfAbsent(slot, k -> new ArrayList<>());
     try (IdLogReader r = new IdLogReader(file)) {
       while (r.next()) {
@@ -276,6 +283,12 @@ final class Checker {
             }
             prevId = id;
             long nodeKey = nodeKey(id);
+            if (leadAt != Long.MIN_VALUE && nodeKey != leadKey) {
+              lead(instance, leadKey, leadId, leadAt);
+            }
+            leadKey = nodeKey;
+            leadId = id;
+            leadAt = b;
             if (!cursors.held(nodeKey, a, b)) {
               report.notHeld++;
               report.example(
@@ -313,8 +326,18 @@ final class Checker {
     }
     if (firstIdAt != Long.MIN_VALUE) {
       active.add(new long[] {firstIdAt, lastIdAt});
+      lead(instance, leadKey, leadId, leadAt);
     }
     report.total += w.ids;
+  }
+
+  /**
+   * Records how far the last ID of {@code instance} under {@code node} ran ahead of the wall clock.
+   */
+  private void lead(String instance, long node, long id, long takenMicros) {
+    leads.put(
+        instance + " " + node,
+        layout.decode(id).timestampMillis() - report.timeline.wallOfMono(takenMicros));
   }
 
   private String describe(long[][] intervals) {
@@ -547,7 +570,7 @@ final class Checker {
           continue;
         }
         boolean held = false;
-        long met = metAt(f, e.getKey());
+        long met = due(f, e.getKey());
         long reach = reachBy(f, e.getKey());
         for (long[] g : e.getValue()) {
           if (g[0] <= reach && g[1] >= f.fromMicros()) {
@@ -595,9 +618,16 @@ final class Checker {
    * mark recorded for the id its replacement took, which the replacement starts past (the ended
    * holder's own, if no replacement took one). It is {@code ttl - margin} at most while the last
    * holder's ID times followed the wall clock, more while they ran ahead of it (a monotonic time
-   * source slews back at 0.9 after a forward step), whichever slot that holder was.
+   * source slews back at 0.9 after a forward step), whichever slot that holder was. A mark counts
+   * only as far as that lead explains it: the last holder renewed by the end of its hold (by the
+   * kill, if it was the one killed; by the replacement's taking it, and by its slot's next worker's
+   * spawn, at the latest), promising {@code ttl - margin} ahead by its ID times, which lay ahead of
+   * the wall clock by the lead of its last ID and at most {@code ttl / 10} more at its last renewal
+   * before that ID (the lead shrinks by a tenth of the time that passes).
    */
   private void predecessorMarks(List<Hold> holdList) {
+    long ttl = ttlMicros() / 1000;
+    long margin = Math.max(ttl / 5, Math.min(50, ttl / 2)); // LeaseHolder's margin
     for (FaultLog.Applied f : report.faults) {
       if (f.kind() != FaultKind.KILL && f.kind() != FaultKind.RESTART_CLOCK_BACK) {
         continue;
@@ -616,21 +646,73 @@ final class Checker {
           next = h;
         }
       }
-      long mark = ended == null ? Long.MIN_VALUE : ended.highWaterMillis();
-      if (next != null) {
-        mark = Long.MIN_VALUE;
-        for (Hold h : holdList) {
-          if (h.nodeKey() == next.nodeKey()
-              && h.namespace().equals(next.namespace())
-              && h.fromMicros() < next.fromMicros()) {
-            mark = Math.max(mark, h.highWaterMillis());
-          }
+      // the prior holds of the id taken (the ended holder's own, if none was taken), each mark
+      // counted as far as its holder's lead explains it; the furthest of those
+      Hold last = null;
+      long mark = Long.MIN_VALUE;
+      long lead = 0;
+      for (Hold h : holdList) {
+        boolean prior =
+            next == null
+                ? h == ended
+                : h.nodeKey() == next.nodeKey()
+                    && h.namespace().equals(next.namespace())
+                    && h.fromMicros() < next.fromMicros();
+        if (!prior || h.highWaterMillis() == Long.MIN_VALUE) {
+          continue;
+        }
+        long renewedBy = Math.min(h.toMicros(), next == null ? Long.MAX_VALUE : next.fromMicros());
+        if (ended != null && h.instance().equals(ended.instance())) {
+          renewedBy = Math.min(renewedBy, f.fromMicros());
+        }
+        renewedBy = Math.min(renewedBy, endedBy(h.instance()));
+        long hLead = Math.max(0, leads.getOrDefault(h.instance() + " " + h.nodeKey(), 0L));
+        long explained = report.timeline.wallOfMono(renewedBy) + ttl - margin + hLead + ttl / 10;
+        long counted = Math.min(h.highWaterMillis(), explained);
+        if (last == null || counted > mark) {
+          last = h;
+          mark = counted;
+          lead = hLead;
         }
       }
-      if (mark != Long.MIN_VALUE) {
-        report.markWaits.put(f, report.timeline.monoOfWall(mark) - f.toMicros());
+      if (last == null) {
+        continue;
+      }
+      long wait = report.timeline.monoOfWall(mark) - f.toMicros();
+      long recorded = report.timeline.monoOfWall(last.highWaterMillis()) - f.toMicros();
+      report.markWaits.put(f, wait);
+      if (recorded > (ttl - margin) * 1000) {
+        report.raisedTargets.add(
+            String.format(
+                "%s ending %s: %.1f s, the mark %s of %s on node %d, its ID times %.1f s ahead%s",
+                f.kind().label(),
+                report.at(f.toMicros()),
+                wait / 1e6,
+                java.time.Instant.ofEpochMilli(last.highWaterMillis()),
+                last.instance(),
+                last.nodeKey(),
+                lead / 1e3,
+                mark < last.highWaterMillis()
+                    ? String.format(
+                        " (the mark lay %.1f s after the end: the lead explains no more)",
+                        recorded / 1e6)
+                    : ""));
       }
     }
+  }
+
+  /**
+   * When the worker instance {@code w<slot>-<n>} had ended at the latest: when the harness spawned
+   * its slot's next one, {@code w<slot>-<n+1>}, after killing it; {@link Long#MAX_VALUE} if none.
+   */
+  private long endedBy(String instance) {
+    int dash = instance.indexOf('-');
+    if (dash < 0) {
+      return Long.MAX_VALUE;
+    }
+    String next =
+        instance.substring(0, dash + 1) + (Long.parseLong(instance.substring(dash + 1)) + 1);
+    return spawnedAt.getOrDefault(next, Long.MAX_VALUE);
   }
 
   /** The slot of a worker instance {@code w<slot>-<incarnation>}, or -1. */
@@ -663,13 +745,13 @@ final class Checker {
    * every slot would otherwise take on the slowest of every other fault that overlaps it.
    */
   private boolean heldByAnother(FaultLog.Applied f, int slot, long[] gap) {
-    long held = metAt(f, slot) + report.target(f).waitMicros();
+    long held = due(f, slot) + report.target(f).waitMicros();
     for (FaultLog.Applied o : report.faults) {
       if (o != f
           && o.affects(slot)
           && o.fromMicros() <= gap[1]
           && reachBy(o, slot) >= gap[0]
-          && metAt(o, slot) + report.target(o).waitMicros() > held) {
+          && due(o, slot) + report.target(o).waitMicros() > held) {
         return true;
       }
     }
@@ -680,11 +762,11 @@ final class Checker {
    * When {@code slot} meets {@code f}: at its end, but the slot meets a fault of the registry (a
    * restart, a rollback) at its first contact with the registry after it, and a holder makes one
    * within a lease time (it renews, or its lease runs out and it acquires again; a ZooKeeper
-   * session cannot even resume on a restored older state), or, if it stalled meanwhile, when it
-   * reaches the registry again. So if another fault keeps the slot from the registry (a partition,
-   * a pause, a kill) when the registry's fault ends, or begins within a lease time after it or
-   * during such a stall, the slot meets the registry's fault when that one ends: only then does it
-   * find, say, a lost state, and only then begins the wait that uniqueness needs after it.
+   * session cannot even resume on a restored older state), or, if it stalled meanwhile, within a
+   * lease time of the stall's start, when it seeks the registry again. So if another fault keeps
+   * the slot from the registry ({@link FaultKind#cutsOff}: a partition, a pause, a kill) when the
+   * registry's fault ends, or begins by then, the slot meets the registry's fault when that one
+   * ends: only then does it find, say, a lost state ({@link #due}).
    */
   private long metAt(FaultLog.Applied f, int slot) {
     long at = f.toMicros();
@@ -694,13 +776,14 @@ final class Checker {
     long contactBy = at + ttlMicros();
     for (long[] g : gaps.getOrDefault(slot, List.of())) {
       if (g[0] >= f.fromMicros() && g[0] <= at + ttlMicros()) {
-        contactBy = Math.max(contactBy, g[1]); // stalled since: it reached the registry at g[1]
+        // stalled since: it seeks the registry again within a lease time
+        contactBy = Math.max(contactBy, Math.min(g[1], g[0] + ttlMicros()));
       }
     }
     for (boolean moved = true; moved; ) {
       moved = false;
       for (FaultLog.Applied o : report.faults) {
-        if (!o.kind().onRegistry()
+        if (o.kind().cutsOff()
             && o.affects(slot)
             && o.fromMicros() <= Math.max(at, contactBy)
             && o.toMicros() > at) {
@@ -710,6 +793,28 @@ final class Checker {
       }
     }
     return at;
+  }
+
+  /**
+   * From when {@code f}'s target counts on {@code slot}: when the slot met it ({@link #metAt}), but
+   * the wait uniqueness needs after a registry's loss runs from when the first affected slot met it
+   * and found the loss, whose {@code lostUntil} a slot that meets it later finds recorded. So a
+   * slot kept from the registry longer is due by that first finding's wait, or at once when it
+   * meets the fault after that wait ran out.
+   */
+  private long due(FaultLog.Applied f, int slot) {
+    long met = metAt(f, slot);
+    long wait = report.target(f).waitMicros();
+    if (!f.kind().onRegistry() || wait == 0) {
+      return met;
+    }
+    long first = Long.MAX_VALUE;
+    for (int s : gaps.keySet()) {
+      if (f.affects(s)) {
+        first = Math.min(first, metAt(f, s));
+      }
+    }
+    return Math.max(first, met - wait);
   }
 
   /**
@@ -787,6 +892,9 @@ final class Checker {
 
     /** Per kill and restart-clock-back: its end to the ended holder's recorded mark (µs). */
     final Map<FaultLog.Applied, Long> markWaits = new HashMap<>();
+
+    /** The kills whose target a recorded mark raised beyond ttl - margin, each with its mark. */
+    final List<String> raisedTargets = new ArrayList<>();
 
     /** One worker process. */
     static final class Worker {
@@ -1021,6 +1129,10 @@ final class Checker {
                       "", s.startupMicros / 1e6));
             }
           });
+      if (!raisedTargets.isEmpty()) {
+        sb.append("targets raised beyond ttl - margin by the mark recorded for the id taken:\n");
+        raisedTargets.forEach(r -> sb.append("  ").append(r).append('\n'));
+      }
       if (!slowRecoveries.isEmpty()) {
         sb.append("recoveries beyond their kind's median target (the slowest affected slot):\n");
         slowRecoveries.forEach(r -> sb.append("  ").append(r).append('\n'));

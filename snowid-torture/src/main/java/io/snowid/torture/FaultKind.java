@@ -69,4 +69,15 @@ enum FaultKind {
   boolean onRegistry() {
     return needs == Needs.RESTARTABLE_REGISTRY;
   }
+
+  /**
+   * Whether a fault of this kind keeps its slots from the registry while it lasts (a stopped or
+   * replaced process, a cut link); a delay or a clock step does not.
+   */
+  boolean cutsOff() {
+    return switch (this) {
+      case PAUSE, KILL, PARTITION, LINK_DOWN, RESTART_CLOCK_BACK -> true;
+      default -> false;
+    };
+  }
 }

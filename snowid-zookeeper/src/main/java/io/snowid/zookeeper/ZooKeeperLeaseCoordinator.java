@@ -105,8 +105,8 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
   /** Per session and namespace: the held ids, watched (see {@link #view}). */
   private final Map<String, HeldView> views = new ConcurrentHashMap<>();
 
-  /** The highest transaction id a write of this coordinator was confirmed at. */
-  private final AtomicLong confirmedZxid = new AtomicLong();
+  /** The highest transaction id a write of this coordinator was confirmed at; restores found. */
+  private final Restores restores;
 
   private volatile boolean closed;
 
@@ -115,6 +115,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     this.acl =
         settings.digest() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : ZooDefs.Ids.CREATOR_ALL_ACL;
     this.operator = operator;
+    this.restores = new Restores(path("registry"));
     sessions.put(operator.askedMillis(), operator);
   }
 
@@ -349,6 +350,10 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     } else if (candidate >= 0) {
       reads.add(Op.getData(ns + "/ids/" + candidate));
     }
+    String foundNode = restores.foundNode();
+    if (foundNode != null) {
+      reads.add(Op.getData(foundNode));
+    }
     CompletableFuture<Answer> clock = trip.send(List.of(Op.setData(path("clock"), EMPTY, -1)));
     CompletableFuture<Answer> read = trip.send(reads);
     Answer c = trip.await(clock);
@@ -359,181 +364,203 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     }
     Stat clockStat = stat(c.results().get(0));
     long now = clockStat.getMtime();
-    String rollback = wentBack(clockStat.getMzxid());
     List<OpResult> v = r.results();
     Stat registryStat = stat(v.get(0));
     Registry registry = registryStat == null ? null : Registry.parse(data(v.get(0)));
-    Stat stateStat = stat(v.get(2));
-    State state = stateStat == null ? null : State.parse(data(v.get(2)));
-    Stat heldStat = stat(v.get(4));
-    Stat idsStat = stat(v.get(5));
-    int records = idsStat == null ? 0 : idsStat.getNumChildren();
-    boolean lastDir = stat(v.get(6)) != null;
-    Long last = stat(v.get(7)) == null ? null : id(Records.text(data(v.get(7))));
-    boolean createdDir = stat(v.get(8)) != null;
-    Stat memory = stat(v.get(9));
-    boolean remembered = memory != null;
-    Judgment j =
-        Judgment.of(
-            new Judgment.View(
-                now,
-                registry,
-                mtime(v.get(1)),
-                state,
-                mtime(v.get(3)),
-                heldStat == null ? 0 : heldStat.getNumChildren(),
-                records,
-                remembered,
-                rollback),
-            request,
-            describe());
-    Set<Long> taken = taken(trip, ns, view, heldStat, guess == null ? v.get(10) : null);
-    long chosen =
-        last != null && request.allows(last) && !taken.contains(last)
-            ? last
-            : lowestFree(request, taken);
-    if (chosen < 0) {
-      throw new NodeIdUnavailableException(
-          "all "
-              + request.count()
-              + " node ids of namespace "
-              + request.namespace()
-              + allowedBy(request)
-              + " on "
-              + describe()
-              + " are held ("
-              + taken.size()
-              + " live leases)");
-    }
-    String recordPath = ns + "/ids/" + chosen;
-    IdRecord old = null;
-    int oldVersion = -1;
-    OpResult rec = null;
-    if (guess != null && chosen == candidate) {
-      rec = v.get(10); // read with the namespace
-    } else if (records > 0) {
-      roundTrips.incrementAndGet();
-      rec = trip.multi(List.of(Op.getData(recordPath))).results().get(0);
-    }
-    Stat st = rec == null ? null : stat(rec);
-    if (st != null) {
-      old = IdRecord.parse(data(rec));
-      oldVersion = st.getVersion();
-    }
-    long base = old == null ? NONE : old.highWater();
-    if (j.lostUntil() != NONE && (base == NONE || j.lostUntil() > base)) {
-      base = j.lostUntil();
-    }
-    long promise = request.terms().mayIssueUntilMillis();
-    long hw = base == NONE ? promise : Math.max(base, promise);
-    IdRecord record = new IdRecord(instance, token, hw, base, s.grantedMillis());
-    State newState =
-        new State(
-            j.state().maxTtl(),
-            j.state().maxSkew(),
-            j.state().records() + (oldVersion < 0 ? 1 : 0),
-            j.state().lostUntil());
-
-    List<Op> ops = new ArrayList<>();
-    if (registryStat == null) {
-      ops.add(Op.create(path("registry"), j.registry().bytes(), acl, CreateMode.PERSISTENT));
-    } else if (j.registryChanged()) {
-      ops.add(Op.setData(path("registry"), j.registry().bytes(), registryStat.getVersion()));
-    }
-    if (!createdDir) {
-      ops.add(Op.create(path("registry/ns"), EMPTY, acl, CreateMode.PERSISTENT));
-    }
-    int memoryVersion;
-    if (!remembered) { // its creation, or an acquisition on a chroot without the memory
-      ops.add(Op.create(created(request.namespace()), EMPTY, acl, CreateMode.PERSISTENT));
-      memoryVersion = 0;
-    } else if (stateStat == null) { // made again: the holders of its earlier nodes write no more
-      ops.add(Op.setData(created(request.namespace()), EMPTY, memory.getVersion()));
-      memoryVersion = memory.getVersion() + 1;
-    } else {
-      memoryVersion = memory.getVersion();
-    }
-    ops.add(touch(path("written"), stat(v.get(1)) != null));
-    ops.add(
-        stateStat == null
-            ? Op.create(ns, newState.bytes(), acl, CreateMode.PERSISTENT)
-            : Op.setData(ns, newState.bytes(), stateStat.getVersion()));
-    ops.add(touch(ns + "/written", stat(v.get(3)) != null));
-    if (heldStat == null) {
-      ops.add(Op.create(ns + "/held", EMPTY, acl, CreateMode.PERSISTENT));
-    }
-    if (idsStat == null) {
-      ops.add(Op.create(ns + "/ids", EMPTY, acl, CreateMode.PERSISTENT));
-    }
-    if (!lastDir) {
-      ops.add(Op.create(ns + "/last", EMPTY, acl, CreateMode.PERSISTENT));
-    }
-    ops.add(Op.create(ns + "/held/" + chosen, Records.join(token), acl, CreateMode.EPHEMERAL));
-    ops.add(
-        oldVersion < 0
-            ? Op.create(recordPath, record.bytes(), acl, CreateMode.PERSISTENT)
-            : Op.setData(recordPath, record.bytes(), oldVersion));
-    byte[] lastBytes = Records.join(Long.toString(chosen));
-    ops.add(
-        last == null
-            ? Op.create(lastOf(ns, instance), lastBytes, acl, CreateMode.PERSISTENT)
-            : Op.setData(lastOf(ns, instance), lastBytes, -1));
-    roundTrips.incrementAndGet();
-    Answer w = trip.multi(ops);
-    if (!w.ok()) {
-      if (w.code() == Code.NODEEXISTS || w.code() == Code.BADVERSION || w.code() == Code.NONODE) {
-        return null; // another holder wrote first: read again
-      }
-      throw new NodeIdUnavailableException(
-          "acquire on ZooKeeper at " + describe() + " failed: " + Trip.describe(w.code()));
-    }
-    Stat written = anyStat(w.results());
-    if (written == null) { // every node was new: read the record's own stat
-      roundTrips.incrementAndGet();
-      written = stat(trip.multi(List.of(Op.getData(recordPath))).results().get(0));
-      if (written == null) {
-        return null;
-      }
-    }
-    long zxid = written.getMzxid(); // one transaction: every node it created has this czxid
-    confirmed(zxid);
-    Stat recordStat = oldVersion < 0 ? null : stat(w.results().get(ops.size() - 2));
-    held.put(
-        token,
-        new Held(
-            ns,
-            s,
-            trip.sessionId(),
-            s.generation(),
-            0,
-            zxid,
-            oldVersion + 1,
-            recordStat == null ? zxid : recordStat.getCzxid(),
-            zxid,
-            memoryVersion,
-            record));
-    String reason =
-        j.loss().isEmpty()
-            ? ""
-            : "namespace "
+    Restores.Verdict history =
+        restores.judge(
+            clockStat.getMzxid(),
+            foundNode,
+            foundNode != null && stat(v.get(v.size() - 1)) != null,
+            registry == null ? NONE : registry.lostAt(),
+            request.limits().maxSkew().toMillis());
+    String rollback = history.rollback();
+    try {
+      Stat stateStat = stat(v.get(2));
+      State state = stateStat == null ? null : State.parse(data(v.get(2)));
+      Stat heldStat = stat(v.get(4));
+      Stat idsStat = stat(v.get(5));
+      int records = idsStat == null ? 0 : idsStat.getNumChildren();
+      boolean lastDir = stat(v.get(6)) != null;
+      Long last = stat(v.get(7)) == null ? null : id(Records.text(data(v.get(7))));
+      boolean createdDir = stat(v.get(8)) != null;
+      Stat memory = stat(v.get(9));
+      boolean remembered = memory != null;
+      Judgment j =
+          Judgment.of(
+              new Judgment.View(
+                  now,
+                  registry,
+                  mtime(v.get(1)),
+                  state,
+                  mtime(v.get(3)),
+                  heldStat == null ? 0 : heldStat.getNumChildren(),
+                  records,
+                  remembered,
+                  rollback),
+              request,
+              describe());
+      Set<Long> taken = taken(trip, ns, view, heldStat, guess == null ? v.get(10) : null);
+      long chosen =
+          last != null && request.allows(last) && !taken.contains(last)
+              ? last
+              : lowestFree(request, taken);
+      if (chosen < 0) {
+        throw new NodeIdUnavailableException(
+            "all "
+                + request.count()
+                + " node ids of namespace "
                 + request.namespace()
+                + allowedBy(request)
                 + " on "
                 + describe()
-                + ": "
-                + j.loss()
-                + "; so that no holder it forgot may still issue, its ids start after maxTtl +"
-                + " maxSkew + 1s ("
-                + request.limits()
-                + ")";
-    return new Lease(
-        request.namespace(),
-        chosen,
-        instance,
-        token,
-        now, // the ensemble's time early in the call, as the skew check reads it
-        written.getMtime() + s.grantedMillis(),
-        base,
-        reason);
+                + " are held ("
+                + taken.size()
+                + " live leases)");
+      }
+      String recordPath = ns + "/ids/" + chosen;
+      IdRecord old = null;
+      int oldVersion = -1;
+      OpResult rec = null;
+      if (guess != null && chosen == candidate) {
+        rec = v.get(10); // read with the namespace
+      } else if (records > 0) {
+        roundTrips.incrementAndGet();
+        rec = trip.multi(List.of(Op.getData(recordPath))).results().get(0);
+      }
+      Stat st = rec == null ? null : stat(rec);
+      if (st != null) {
+        old = IdRecord.parse(data(rec));
+        oldVersion = st.getVersion();
+      }
+      long base = old == null ? NONE : old.highWater();
+      if (j.lostUntil() != NONE && (base == NONE || j.lostUntil() > base)) {
+        base = j.lostUntil();
+      }
+      long promise = request.terms().mayIssueUntilMillis();
+      long hw = base == NONE ? promise : Math.max(base, promise);
+      IdRecord record = new IdRecord(instance, token, hw, base, s.grantedMillis());
+      State newState =
+          new State(
+              j.state().maxTtl(),
+              j.state().maxSkew(),
+              j.state().records() + (oldVersion < 0 ? 1 : 0),
+              j.state().lostUntil());
+
+      List<Op> ops = new ArrayList<>();
+      if (registryStat == null) {
+        ops.add(Op.create(path("registry"), j.registry().bytes(), acl, CreateMode.PERSISTENT));
+      } else if (j.registryChanged()) {
+        ops.add(Op.setData(path("registry"), j.registry().bytes(), registryStat.getVersion()));
+      }
+      if (!createdDir) {
+        ops.add(Op.create(path("registry/ns"), EMPTY, acl, CreateMode.PERSISTENT));
+      }
+      int memoryVersion;
+      if (!remembered) { // its creation, or an acquisition on a chroot without the memory
+        ops.add(Op.create(created(request.namespace()), EMPTY, acl, CreateMode.PERSISTENT));
+        memoryVersion = 0;
+      } else if (stateStat == null) { // made again: the holders of its earlier nodes write no more
+        ops.add(Op.setData(created(request.namespace()), EMPTY, memory.getVersion()));
+        memoryVersion = memory.getVersion() + 1;
+      } else {
+        memoryVersion = memory.getVersion();
+      }
+      ops.add(touch(path("written"), stat(v.get(1)) != null));
+      ops.add(
+          stateStat == null
+              ? Op.create(ns, newState.bytes(), acl, CreateMode.PERSISTENT)
+              : Op.setData(ns, newState.bytes(), stateStat.getVersion()));
+      ops.add(touch(ns + "/written", stat(v.get(3)) != null));
+      if (heldStat == null) {
+        ops.add(Op.create(ns + "/held", EMPTY, acl, CreateMode.PERSISTENT));
+      }
+      if (idsStat == null) {
+        ops.add(Op.create(ns + "/ids", EMPTY, acl, CreateMode.PERSISTENT));
+      }
+      if (!lastDir) {
+        ops.add(Op.create(ns + "/last", EMPTY, acl, CreateMode.PERSISTENT));
+      }
+      ops.add(Op.create(ns + "/held/" + chosen, Records.join(token), acl, CreateMode.EPHEMERAL));
+      int recordIndex = ops.size();
+      ops.add(
+          oldVersion < 0
+              ? Op.create(recordPath, record.bytes(), acl, CreateMode.PERSISTENT)
+              : Op.setData(recordPath, record.bytes(), oldVersion));
+      byte[] lastBytes = Records.join(Long.toString(chosen));
+      ops.add(
+          last == null
+              ? Op.create(lastOf(ns, instance), lastBytes, acl, CreateMode.PERSISTENT)
+              : Op.setData(lastOf(ns, instance), lastBytes, -1));
+      Restores.Record restore = history.record();
+      if (restore != null) { // with the loss it records or takes on: the history it knows
+        ops.add(Op.create(restore.node, EMPTY, acl, CreateMode.PERSISTENT));
+      }
+      roundTrips.incrementAndGet();
+      Answer w = trip.multi(ops);
+      if (!w.ok()) {
+        if (w.code() == Code.NODEEXISTS || w.code() == Code.BADVERSION || w.code() == Code.NONODE) {
+          return null; // another holder wrote first: read again
+        }
+        throw new NodeIdUnavailableException(
+            "acquire on ZooKeeper at " + describe() + " failed: " + Trip.describe(w.code()));
+      }
+      Stat written = anyStat(w.results());
+      if (written == null) { // every node was new: read the record's own stat
+        roundTrips.incrementAndGet();
+        written = stat(trip.multi(List.of(Op.getData(recordPath))).results().get(0));
+        if (written == null) {
+          return null;
+        }
+      }
+      long zxid = written.getMzxid(); // one transaction: every node it created has this czxid
+      if (restore == null) {
+        restores.confirmed(zxid, written.getMtime());
+      } else {
+        restores.recorded(restore, zxid, written.getMtime());
+      }
+      Stat recordStat = oldVersion < 0 ? null : stat(w.results().get(recordIndex));
+      held.put(
+          token,
+          new Held(
+              ns,
+              s,
+              trip.sessionId(),
+              s.generation(),
+              0,
+              zxid,
+              oldVersion + 1,
+              recordStat == null ? zxid : recordStat.getCzxid(),
+              zxid,
+              memoryVersion,
+              record));
+      String reason =
+          j.loss().isEmpty()
+              ? ""
+              : "namespace "
+                  + request.namespace()
+                  + " on "
+                  + describe()
+                  + ": "
+                  + j.loss()
+                  + "; so that no holder it forgot may still issue, its ids start after maxTtl +"
+                  + " maxSkew + 1s ("
+                  + request.limits()
+                  + ")";
+      return new Lease(
+          request.namespace(),
+          chosen,
+          instance,
+          token,
+          now, // the ensemble's time early in the call, as the skew check reads it
+          written.getMtime() + s.grantedMillis(),
+          base,
+          reason);
+    } finally {
+      if (history.record() != null) {
+        restores.settled(history.record());
+      }
+    }
   }
 
   /**
@@ -563,25 +590,6 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
     return exists
         ? Op.setData(path, EMPTY, -1)
         : Op.create(path, EMPTY, acl, CreateMode.PERSISTENT);
-  }
-
-  private void confirmed(long zxid) {
-    confirmedZxid.accumulateAndGet(zxid, Math::max);
-  }
-
-  /**
-   * Why the ensemble is at an older state than a write this coordinator saw confirmed (its
-   * transaction id went back: a restored snapshot), or {@code ""}.
-   */
-  private String wentBack(long zxid) {
-    long confirmed = confirmedZxid.get();
-    return zxid >= confirmed
-        ? ""
-        : "the ensemble's transaction id went back (0x"
-            + Long.toHexString(zxid)
-            + ", a write of this process was confirmed at 0x"
-            + Long.toHexString(confirmed)
-            + "): ZooKeeper restored an older snapshot";
   }
 
   /** Which ids a request with fixed bits may take, for messages; "" when it may take any. */
@@ -651,7 +659,7 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
       throw taken(
           lease, "its nodes were made again by another holder" + lostBefore(recordLoss(trip, ns)));
     }
-    confirmed(st.getMzxid());
+    restores.confirmed(st.getMzxid(), st.getMtime());
     if (st.getMzxid() < h.mzxid()) {
       held.remove(lease.token());
       throw taken(lease, rollback(trip, ns, h.mzxid(), st.getMzxid()));
@@ -848,6 +856,13 @@ final class ZooKeeperLeaseCoordinator implements LeaseCoordinator {
               ? LeaseLimits.DEFAULT.maxSkew().toMillis()
               : st.maxSkew();
       long lostUntil = now + maxTtl + maxSkew + LeaseLimits.SLACK.toMillis();
+      if (rg != null && restores.recordedAfterEveryWrite(rg.lostAt(), maxSkew)) {
+        // the loss that took this holder's writes is recorded already: wait for that one
+        lostUntil = rg.lostAt() + maxTtl + maxSkew + LeaseLimits.SLACK.toMillis();
+        return st == null || st.lostUntil() == NONE
+            ? lostUntil
+            : Math.max(lostUntil, st.lostUntil());
+      }
       if (st != null && st.lostUntil() != NONE) {
         lostUntil = Math.max(lostUntil, st.lostUntil());
       }

@@ -11,6 +11,7 @@ import io.snowid.lease.RegistryUnavailableException;
 import io.snowid.node.NodeIdUnavailableException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,12 +55,13 @@ class ZooKeeperSnapshotRestoreTest {
         server.restoreDataFrom(dir.resolve("copy"));
         server.start();
 
-        renewUntilTaken(holder, lease, Duration.ofSeconds(60));
+        String why = renewUntilTaken(holder, lease, Duration.ofSeconds(60));
         Lease again =
             holder.acquire(
                 new AcquireRequest("ns", 4, 0, 0, "holder", terms(), LeaseLimits.DEFAULT));
 
-        assertThat(again.startReason())
+        // the renewal or the acquisition finds the restore; the other waits for the loss recorded
+        assertThat(why + " / " + again.startReason())
             .contains("transaction id went back")
             .contains("older snapshot");
         assertThat(again.highWaterMillis())
@@ -126,10 +128,156 @@ class ZooKeeperSnapshotRestoreTest {
           }
         }
 
-        assertThat(after.startReason()).contains("transaction id went back");
+        // the zxid lies below this process's highest, and the state lacks its record's node
+        assertThat(after.startReason()).contains("ZooKeeper restored an older snapshot");
         assertThat(after.highWaterMillis())
             .isGreaterThanOrEqualTo(
                 now + LeaseLimits.DEFAULT.maxTtl().plus(LeaseLimits.DEFAULT.maxSkew()).toMillis());
+      }
+    }
+  }
+
+  // The ensemble's zxid stays below the one the coordinator had confirmed until new writes pass
+  // it: each acquisition found the restore again and moved lostAt on, and a holder whose next
+  // session ended too waited a whole loss wait more each time.
+  @Test
+  void acquire_afterTheCoordinatorRecordedARestore_waitsForThatLossNotANewOne() throws Exception {
+    try (PrivateZooKeeper server = PrivateZooKeeper.start(dir.resolve("zk"))) {
+      String root = "/again";
+      TestZooKeeper.putInService(server.connect(), root);
+      String uri = "zookeeper://" + server.connect() + root;
+      try (ZooKeeperLeaseCoordinator holder = ZooKeeperLeaseCoordinator.open(uri)) {
+        Lease lease =
+            holder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "holder", terms(), LeaseLimits.DEFAULT));
+        server.copyDataTo(dir.resolve("copy"));
+        for (int i = 0; i < 50; i++) {
+          lease = holder.renew(lease, terms());
+        }
+        server.stop();
+        server.restoreDataFrom(dir.resolve("copy"));
+        server.start();
+        String why = renewUntilTaken(holder, lease, Duration.ofSeconds(60));
+        Lease first =
+            holder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "holder", terms(), LeaseLimits.DEFAULT));
+        // its renewal or its acquisition found the restore and recorded the loss
+        assertThat(why + " / " + first.startReason()).contains("transaction id went back");
+
+        Thread.sleep(1_500);
+        Lease second =
+            holder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "second", terms(), LeaseLimits.DEFAULT));
+
+        assertThat(second.startReason())
+            .doesNotContain("transaction id went back")
+            .contains("lost the chroot's state");
+        // the first finding's lostUntil, not one 1.5 s later
+        assertThat(second.highWaterMillis()).isLessThan(first.highWaterMillis() + 1_000);
+      }
+    }
+  }
+
+  // Each process remembers the zxids its own writes were confirmed at: one that did not find the
+  // restore itself (its holder was cut off meanwhile) found it again at its next acquisition and
+  // waited a whole loss wait from then, though another process had recorded the loss already.
+  @Test
+  void acquire_ofAnotherProcessAfterTheRestoreWasRecorded_waitsForThatLossNotANewOne()
+      throws Exception {
+    try (PrivateZooKeeper server = PrivateZooKeeper.start(dir.resolve("zk"))) {
+      String root = "/other";
+      TestZooKeeper.putInService(server.connect(), root);
+      String uri = "zookeeper://" + server.connect() + root;
+      try (ZooKeeperLeaseCoordinator finder = ZooKeeperLeaseCoordinator.open(uri);
+          ZooKeeperLeaseCoordinator other = ZooKeeperLeaseCoordinator.open(uri)) {
+        Lease lease =
+            finder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "finder", terms(), LeaseLimits.DEFAULT));
+        Lease others =
+            other.acquire(new AcquireRequest("ns", 4, 0, 0, "other", terms(), LeaseLimits.DEFAULT));
+        server.copyDataTo(dir.resolve("copy"));
+        for (int i = 0; i < 50; i++) {
+          lease = finder.renew(lease, terms());
+          others = other.renew(others, terms());
+        }
+        Thread.sleep(LeaseLimits.DEFAULT.maxSkew().toMillis() + 500); // the last writes, then
+        server.stop();
+        server.restoreDataFrom(dir.resolve("copy"));
+        server.start();
+        String why = renewUntilTaken(finder, lease, Duration.ofSeconds(60));
+        Lease first =
+            finder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "finder", terms(), LeaseLimits.DEFAULT));
+        // its renewal or its acquisition found the restore and recorded the loss
+        assertThat(why + " / " + first.startReason()).contains("transaction id went back");
+
+        Thread.sleep(1_500);
+        Lease later = null;
+        for (int attempt = 0; later == null; attempt++) {
+          try {
+            later =
+                other.acquire(
+                    new AcquireRequest("ns", 4, 0, 0, "other", terms(), LeaseLimits.DEFAULT));
+          } catch (RegistryUnavailableException e) {
+            // its session ended with the restore: the next acquisition opens a new one
+            assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
+            Thread.sleep(500);
+          }
+        }
+
+        assertThat(later.startReason())
+            .doesNotContain("transaction id went back")
+            .contains("lost the chroot's state");
+        assertThat(later.highWaterMillis()).isLessThan(first.highWaterMillis() + 1_000);
+      }
+    }
+  }
+
+  // A holder cut off while another process found the restore finds its own record gone back when
+  // it renews: it recorded the loss anew, and newcomers waited a whole loss wait from then.
+  @Test
+  void renew_afterAnotherProcessRecordedTheRestore_leavesNewcomersItsLostUntil() throws Exception {
+    try (PrivateZooKeeper server = PrivateZooKeeper.start(dir.resolve("zk"))) {
+      String root = "/renewed";
+      TestZooKeeper.putInService(server.connect(), root);
+      String uri = "zookeeper://" + server.connect() + root;
+      try (ZooKeeperLeaseCoordinator holder = ZooKeeperLeaseCoordinator.open(uri);
+          ZooKeeperLeaseCoordinator finder = ZooKeeperLeaseCoordinator.open(uri)) {
+        Lease lease =
+            holder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "holder", terms(), LeaseLimits.DEFAULT));
+        Lease finders =
+            finder.acquire(
+                new AcquireRequest("ns", 4, 0, 0, "finder", terms(), LeaseLimits.DEFAULT));
+        server.copyDataTo(dir.resolve("copy"));
+        for (int i = 0; i < 50; i++) {
+          lease = holder.renew(lease, terms());
+          finders = finder.renew(finders, terms());
+        }
+        Thread.sleep(LeaseLimits.DEFAULT.maxSkew().toMillis() + 500);
+        server.stop();
+        server.restoreDataFrom(dir.resolve("copy"));
+        server.start();
+        Lease found = null;
+        for (int attempt = 0; found == null; attempt++) {
+          try {
+            found =
+                finder.acquire(
+                    new AcquireRequest("ns", 4, 0, 0, "finder", terms(), LeaseLimits.DEFAULT));
+          } catch (RegistryUnavailableException e) {
+            assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
+            Thread.sleep(500);
+          }
+        }
+        assertThat(found.startReason()).contains("transaction id went back");
+
+        Thread.sleep(1_500);
+        String why = renewUntilTaken(holder, lease, Duration.ofSeconds(60));
+
+        assertThat(why).contains("transaction id went back");
+        Instant newcomersAfter =
+            Instant.parse(why.substring(why.lastIndexOf("newcomers start after ") + 22));
+        assertThat(newcomersAfter.toEpochMilli()).isLessThan(found.highWaterMillis() + 1_000);
       }
     }
   }
