@@ -570,13 +570,13 @@ final class Checker {
           continue;
         }
         boolean held = false;
-        long met = due(f, e.getKey());
+        long due = due(f, e.getKey());
         long reach = reachBy(f, e.getKey());
         for (long[] g : e.getValue()) {
           if (g[0] <= reach && g[1] >= f.fromMicros()) {
             s.longestMicros = Math.max(s.longestMicros, g[1] - g[0]);
             // a slot that stalled after a registry's fault ended met it no earlier than that
-            long from = Math.max(met, Math.min(g[0], reach));
+            long from = Math.max(due, Math.min(g[0], reach));
             if (g[1] > from) {
               held = heldByAnother(f, e.getKey(), g);
               long startup = startupWithin(e.getKey(), from, g[1]);

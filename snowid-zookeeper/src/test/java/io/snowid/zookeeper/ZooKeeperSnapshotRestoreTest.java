@@ -51,9 +51,7 @@ class ZooKeeperSnapshotRestoreTest {
         for (int i = 0; i < 50; i++) { // the ensemble goes on: its zxid passes the copy's
           lease = holder.renew(lease, terms());
         }
-        server.stop();
-        server.restoreDataFrom(dir.resolve("copy"));
-        server.start();
+        restore(server, "copy");
 
         String why = renewUntilTaken(holder, lease, Duration.ofSeconds(60));
         Lease again =
@@ -105,28 +103,13 @@ class ZooKeeperSnapshotRestoreTest {
         for (int i = 0; i < 50; i++) {
           lease = holder.renew(lease, terms());
         }
-        server.stop();
-        server.restoreDataFrom(dir.resolve("a"));
-        server.start();
+        restore(server, "a");
         renewUntilTaken(holder, lease, Duration.ofSeconds(60));
         holder.acquire(new AcquireRequest("ns", 4, 0, 0, "holder", terms(), LeaseLimits.DEFAULT));
-        server.stop();
-        server.restoreDataFrom(dir.resolve("b"));
-        server.start();
+        restore(server, "b");
 
         long now = System.currentTimeMillis();
-        Lease after = null;
-        for (int attempt = 0; after == null; attempt++) {
-          try {
-            after =
-                holder.acquire(
-                    new AcquireRequest("ns", 4, 0, 0, "other", terms(), LeaseLimits.DEFAULT));
-          } catch (RegistryUnavailableException e) {
-            // its session ended with the restore: the next acquisition opens a new one
-            assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
-            Thread.sleep(500);
-          }
-        }
+        Lease after = acquireOnceReachable(holder, "other");
 
         // the zxid lies below this process's highest, and the state lacks its record's node
         assertThat(after.startReason()).contains("ZooKeeper restored an older snapshot");
@@ -154,9 +137,7 @@ class ZooKeeperSnapshotRestoreTest {
         for (int i = 0; i < 50; i++) {
           lease = holder.renew(lease, terms());
         }
-        server.stop();
-        server.restoreDataFrom(dir.resolve("copy"));
-        server.start();
+        restore(server, "copy");
         String why = renewUntilTaken(holder, lease, Duration.ofSeconds(60));
         Lease first =
             holder.acquire(
@@ -201,9 +182,7 @@ class ZooKeeperSnapshotRestoreTest {
           others = other.renew(others, terms());
         }
         Thread.sleep(LeaseLimits.DEFAULT.maxSkew().toMillis() + 500); // the last writes, then
-        server.stop();
-        server.restoreDataFrom(dir.resolve("copy"));
-        server.start();
+        restore(server, "copy");
         String why = renewUntilTaken(finder, lease, Duration.ofSeconds(60));
         Lease first =
             finder.acquire(
@@ -212,18 +191,7 @@ class ZooKeeperSnapshotRestoreTest {
         assertThat(why + " / " + first.startReason()).contains("transaction id went back");
 
         Thread.sleep(1_500);
-        Lease later = null;
-        for (int attempt = 0; later == null; attempt++) {
-          try {
-            later =
-                other.acquire(
-                    new AcquireRequest("ns", 4, 0, 0, "other", terms(), LeaseLimits.DEFAULT));
-          } catch (RegistryUnavailableException e) {
-            // its session ended with the restore: the next acquisition opens a new one
-            assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
-            Thread.sleep(500);
-          }
-        }
+        Lease later = acquireOnceReachable(other, "other");
 
         assertThat(later.startReason())
             .doesNotContain("transaction id went back")
@@ -255,20 +223,8 @@ class ZooKeeperSnapshotRestoreTest {
           finders = finder.renew(finders, terms());
         }
         Thread.sleep(LeaseLimits.DEFAULT.maxSkew().toMillis() + 500);
-        server.stop();
-        server.restoreDataFrom(dir.resolve("copy"));
-        server.start();
-        Lease found = null;
-        for (int attempt = 0; found == null; attempt++) {
-          try {
-            found =
-                finder.acquire(
-                    new AcquireRequest("ns", 4, 0, 0, "finder", terms(), LeaseLimits.DEFAULT));
-          } catch (RegistryUnavailableException e) {
-            assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
-            Thread.sleep(500);
-          }
-        }
+        restore(server, "copy");
+        Lease found = acquireOnceReachable(finder, "finder");
         assertThat(found.startReason()).contains("transaction id went back");
 
         Thread.sleep(1_500);
@@ -278,6 +234,30 @@ class ZooKeeperSnapshotRestoreTest {
         Instant newcomersAfter =
             Instant.parse(why.substring(why.lastIndexOf("newcomers start after ") + 22));
         assertThat(newcomersAfter.toEpochMilli()).isLessThan(found.highWaterMillis() + 1_000);
+      }
+    }
+  }
+
+  /** Stops the server, puts the copy {@code name} in place of its data and starts it again. */
+  private void restore(PrivateZooKeeper server, String name) {
+    server.stop();
+    server.restoreDataFrom(dir.resolve(name));
+    server.start();
+  }
+
+  /**
+   * Acquires an id for {@code instance}, again while the coordinator's session ended with the
+   * restore (the next acquisition opens a new one).
+   */
+  private static Lease acquireOnceReachable(ZooKeeperLeaseCoordinator coordinator, String instance)
+      throws InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return coordinator.acquire(
+            new AcquireRequest("ns", 4, 0, 0, instance, terms(), LeaseLimits.DEFAULT));
+      } catch (RegistryUnavailableException e) {
+        assertThat(attempt).as("acquisitions failed: " + e.getMessage()).isLessThan(20);
+        Thread.sleep(500);
       }
     }
   }
