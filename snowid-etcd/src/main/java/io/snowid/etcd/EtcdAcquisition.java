@@ -79,6 +79,9 @@ final class EtcdAcquisition {
    * @param now the holder's clock (etcd has none in its answers): written times and lostUntil
    * @param clusterId the cluster that answered the read
    * @param wentBack why this client saw etcd go back (revision, cluster id), or null
+   * @param knownAt with {@code wentBack}: the holder's clock when the last answer this client had
+   *     from before the rollback arrived, or {@link Long#MAX_VALUE} if the rollback tells no time
+   *     ({@link EtcdHistory.Loss#knownAt})
    */
   static EtcdAcquisition judge(
       EtcdKeys keys,
@@ -86,7 +89,8 @@ final class EtcdAcquisition {
       AcquireRequest request,
       long now,
       long clusterId,
-      String wentBack) {
+      String wentBack,
+      long knownAt) {
     long maxTtl = request.limits().maxTtl().toMillis();
     EtcdRecords.Field terms = read.namespace("terms");
     LeaseLimits recorded = null;
@@ -115,6 +119,7 @@ final class EtcdAcquisition {
           clusterId);
     }
 
+    LeaseLimits both = recorded == null ? request.limits() : recorded.max(request.limits());
     // Can the state be believed? (the rule and its reasons: docs/design.md)
     long registryWritten = read.registry("written").number();
     long marksWritten = newestMarkWrite(read, recorded, now);
@@ -122,7 +127,9 @@ final class EtcdAcquisition {
     long recordedCluster = read.registry("cluster").number();
     long lostAt = read.registry("lostAt").number();
     String loss = "";
-    if (wentBack != null) {
+    // a rollback another process recorded after this client's last answer from before it is
+    // taken on: its lostAt, below, covers every holder the rollback forgot
+    if (wentBack != null && !recordedAfter(lostAt, knownAt, both.maxSkew().toMillis())) {
       loss = wentBack;
     } else if (registryWritten == Long.MIN_VALUE) {
       loss = "etcd has no state for the prefix (new, or it lost its data)";
@@ -159,7 +166,6 @@ final class EtcdAcquisition {
     } else if (read.marks.size() < records) {
       loss = "records are missing (" + read.marks.size() + " of " + records + ")";
     }
-    LeaseLimits both = recorded == null ? request.limits() : recorded.max(request.limits());
     long lt = both.maxTtl().toMillis();
     long ls = both.maxSkew().toMillis();
     long slack = LeaseLimits.SLACK.toMillis();
@@ -226,6 +232,19 @@ final class EtcdAcquisition {
   }
 
   /**
+   * Whether the prefix's {@code lostAt} was recorded after everything this client knew of the
+   * history a rollback took away: more than {@code maxSkew} after {@code knownAt}, the arrival of
+   * its last answer from before the rollback (the holders' clocks agree within {@code maxSkew}).
+   * That history branched off before that answer, so a record written later was written in the new
+   * history, by a holder that found the loss: its lostUntil covers every holder the rollback
+   * forgot, and this client takes it on instead of recording the loss anew (docs/design.md, "The
+   * etcd:// backend").
+   */
+  static boolean recordedAfter(long lostAt, long knownAt, long maxSkew) {
+    return lostAt != Long.MIN_VALUE && knownAt != Long.MAX_VALUE && lostAt - maxSkew > knownAt;
+  }
+
+  /**
    * The transaction: takes the id if it is still free and nothing judged on changed (its record,
    * the namespace's limits, record count and lostUntil, the prefix's lostAt), attaching the id's
    * key to {@code etcdLease}, raising its mark and noting the newest write; else reads again.
@@ -272,7 +291,7 @@ final class EtcdAcquisition {
             keys.registry("lostAt"),
             Cmp.Op.EQUAL,
             CmpTarget.modRevision(read.registry("lostAt").revision())));
-    if (lossFound) {
+    if (recordsLostAt()) {
       then.add(put(keys.registry("lostAt"), Long.toString(now)));
     }
     long registryTtl = read.registry("maxTtl").number();
@@ -292,6 +311,11 @@ final class EtcdAcquisition {
     }
     then.addAll(wrote(keys, now));
     return new Txn(ifs, then);
+  }
+
+  /** Whether the transaction records a loss of the prefix's state found now ({@code lostAt}). */
+  boolean recordsLostAt() {
+    return lossFound;
   }
 
   /**

@@ -29,7 +29,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -59,13 +58,7 @@ final class EtcdCalls implements AutoCloseable {
   private final AtomicLong connectionsBuilt = new AtomicLong();
   private final Set<CompletableFuture<?>> revocations = ConcurrentHashMap.newKeySet();
 
-  /** The highest revision of an answer received so far; 0 before the first. */
-  private final AtomicLong revision = new AtomicLong();
-
-  /** The cluster id of the first answer; 0 before it. */
-  private final AtomicLong clusterId = new AtomicLong();
-
-  private final AtomicReference<String> unrecordedLoss = new AtomicReference<>();
+  private final EtcdHistory history = new EtcdHistory();
 
   /**
    * A call's answer to come and the client it went out on, which {@link #await} replaces when the
@@ -165,12 +158,15 @@ final class EtcdCalls implements AutoCloseable {
     return b.toString(StandardCharsets.UTF_8);
   }
 
-  /** An answer and whether its revision or cluster showed a registry that went back. */
-  record Answer(TxnResponse txn, String wentBack) {}
+  /**
+   * An answer; if its revision or cluster showed a registry that went back, that loss; and when
+   * ({@link System#nanoTime()}) it arrived.
+   */
+  record Answer(TxnResponse txn, EtcdHistory.Loss wentBack, long answeredNanos) {}
 
   /** One transaction, within {@code boundMillis}. */
   Answer txn(String what, long boundMillis, List<Cmp> ifs, List<Op> then, List<Op> otherwise) {
-    long seen = revision.get(); // every answer to a request sent now must be at least as new
+    EtcdHistory.Sent sent = history.sent(); // its answer must be at least as new
     CompletableFuture<TxnResponse> f =
         send(
             c ->
@@ -181,56 +177,24 @@ final class EtcdCalls implements AutoCloseable {
                     .Else(otherwise.toArray(Op[]::new))
                     .commit());
     TxnResponse r = await(what, f, boundMillis);
-    return new Answer(r, wentBack(r.getHeader(), seen));
-  }
-
-  /**
-   * Why the header shows a registry that went back, or null: a revision older than one this client
-   * had seen before it sent the request (etcd answers linearizably), or another cluster id.
-   */
-  private String wentBack(Response.Header h, long seen) {
-    long cluster = clusterId.get();
-    String why = null;
-    if (cluster != 0 && cluster != h.getClusterId()) {
-      why =
-          "etcd answered with cluster id "
-              + Long.toHexString(h.getClusterId())
-              + " after "
-              + Long.toHexString(cluster)
-              + " (restored from a snapshot, or another cluster)";
-    } else if (h.getRevision() < seen) {
-      why =
-          "etcd's revision went back from "
-              + seen
-              + " to "
-              + h.getRevision()
-              + " (restored from an older snapshot or data directory)";
-    }
-    if (why == null) {
-      clusterId.compareAndSet(0, h.getClusterId());
-      revision.accumulateAndGet(h.getRevision(), Math::max);
-      return null;
-    }
-    // the new history is the one from now on; the loss stays to be recorded until it is
-    clusterId.set(h.getClusterId());
-    revision.set(h.getRevision());
-    unrecordedLoss.set(why);
-    return why;
+    long at = System.nanoTime();
+    Response.Header h = r.getHeader();
+    return new Answer(r, history.answered(sent, h.getClusterId(), h.getRevision(), at), at);
   }
 
   /** A rollback this client saw and no write recorded yet (lostAt), or null. */
-  String unrecordedLoss() {
-    return unrecordedLoss.get();
+  EtcdHistory.Loss unrecordedLoss() {
+    return history.unrecorded();
   }
 
-  /** The loss {@code why} is recorded in etcd now. */
-  void lossRecorded(String why) {
-    unrecordedLoss.compareAndSet(why, null);
+  /** The loss is recorded in etcd now, or taken on from a record of it. */
+  void lossRecorded(EtcdHistory.Loss loss) {
+    history.recorded(loss);
   }
 
   /** The cluster id of the answers so far (0 before the first). */
   long clusterId() {
-    return clusterId.get();
+    return history.clusterId();
   }
 
   CompletableFuture<LeaseGrantResponse> grantAsync(long ttlSeconds) {

@@ -143,14 +143,15 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
     LeaseTerms terms = request.terms();
     long ttl = terms.ttl().toMillis();
     long bound = Math.max(MIN_BOUND_MILLIS, ttl / 2);
-    long deadline = System.nanoTime() + bound * 1_000_000;
+    EtcdHistory.Reading start = EtcdHistory.Reading.now(terms.localNowMillis());
+    long deadline = start.nanos() + bound * 1_000_000;
     long asked = etcdTtlSeconds(terms.ttl());
     EtcdKeys keys = keys(request.namespace());
     long etcdLease = spares.take(asked, ttl);
     boolean spare = etcdLease != 0;
     CompletableFuture<LeaseGrantResponse> granting = spare ? null : etcd.grantAsync(asked);
     try {
-      String wentBack = etcd.unrecordedLoss();
+      EtcdHistory.Loss wentBack = etcd.unrecordedLoss();
       EtcdAcquisition a = wentBack == null ? onView(request, keys, deadline) : null;
       boolean onView = a != null;
       if (!onView) {
@@ -158,7 +159,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
             etcd.txn("acquisition's read", left(deadline), List.of(), keys.readAll(), List.of());
         views.seed(request.namespace(), keys, answer.txn());
         wentBack = etcd.unrecordedLoss();
-        a = judge(request, keys, answer, wentBack);
+        a = judge(request, keys, answer, wentBack, start);
       }
       if (!spare) {
         etcdLease = granted(granting, asked, terms, deadline);
@@ -194,7 +195,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         }
         if (answer.txn().isSucceeded() && answer.wentBack() == null) {
           if (wentBack != null) {
-            etcd.lossRecorded(wentBack); // its lostAt was written with the id
+            etcd.lossRecorded(wentBack); // its lostAt was written with the id, or taken on
           }
           long revision = answer.txn().getHeader().getRevision();
           views.wrote(request.namespace(), revision);
@@ -204,7 +205,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
               request.namespace(),
               a.id,
               request.instance(),
-              EtcdToken.of(token, etcdLease, revision),
+              EtcdToken.of(token, etcdLease, answer),
               terms.localNowMillis(),
               expiresAt,
               a.base,
@@ -216,13 +217,13 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
               "the acquisition on etcd at "
                   + describe()
                   + (answer.txn().isSucceeded()
-                      ? " saw etcd go back: " + answer.wentBack()
+                      ? " saw etcd go back: " + answer.wentBack().why()
                       : " found what it read changed by other holders " + attempt + " times"));
         }
         // what it judged changed (or the view was late): the Else branch read it again
         onView = false;
         views.seed(request.namespace(), keys, answer.txn());
-        a = judge(request, keys, answer, wentBack);
+        a = judge(request, keys, answer, wentBack, start);
       }
     } catch (RuntimeException e) {
       if (etcdLease != 0) {
@@ -247,15 +248,36 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
     }
     EtcdAcquisition a =
         EtcdAcquisition.judge(
-            keys, seen, request, request.terms().localNowMillis(), etcd.clusterId(), null);
+            keys,
+            seen,
+            request,
+            request.terms().localNowMillis(),
+            etcd.clusterId(),
+            null,
+            Long.MAX_VALUE);
     return a.fitsView() ? a : null;
   }
 
+  /**
+   * Judges a read; {@code wentBack}, a rollback this client saw and nobody recorded yet, is dated
+   * against {@code start}, the holder's clock when the call began.
+   */
   private EtcdAcquisition judge(
-      AcquireRequest request, EtcdKeys keys, EtcdCalls.Answer answer, String wentBack) {
+      AcquireRequest request,
+      EtcdKeys keys,
+      EtcdCalls.Answer answer,
+      EtcdHistory.Loss wentBack,
+      EtcdHistory.Reading start) {
     EtcdRecords read = new EtcdRecords(keys, answer.txn().getGetResponses());
+    long now = request.terms().localNowMillis();
     return EtcdAcquisition.judge(
-        keys, read, request, request.terms().localNowMillis(), etcd.clusterId(), wentBack);
+        keys,
+        read,
+        request,
+        now,
+        etcd.clusterId(),
+        wentBack == null ? null : wentBack.why(),
+        wentBack == null ? Long.MAX_VALUE : wentBack.knownAt(start));
   }
 
   /** The etcd lease of a grant sent for this acquisition, once it is at least as long as asked. */
@@ -323,7 +345,8 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
     views.sweep();
     long ttl = terms.ttl().toMillis();
     long bound = Math.max(MIN_BOUND_MILLIS, ttl / 3);
-    long deadline = System.nanoTime() + bound * 1_000_000;
+    EtcdHistory.Reading start = EtcdHistory.Reading.now(terms.localNowMillis());
+    long deadline = start.nanos() + bound * 1_000_000;
     EtcdToken token = EtcdToken.parse(lease.token());
     EtcdKeys keys = keys(lease.namespace());
     long id = lease.nodeId();
@@ -336,7 +359,7 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
     long base = lease.highWaterMillis();
     long markRevision = token.markRevision();
     long highWater = Math.max(terms.mayIssueUntilMillis(), base);
-    TxnResponse r;
+    EtcdCalls.Answer answer;
     // at most twice: the second takes up an earlier renewal of this holder that etcd applied but
     // whose answer the holder never used (late, or dropped by the holder's own checks)
     for (int attempt = 0; ; attempt++) {
@@ -345,7 +368,6 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
       List<Op> then = new ArrayList<>();
       then.add(EtcdAcquisition.put(keys.mark(id), mark.value()));
       then.addAll(EtcdAcquisition.wrote(keys, now));
-      EtcdCalls.Answer answer;
       try {
         answer =
             etcd.txn(
@@ -363,15 +385,15 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         throw e;
       }
       if (answer.wentBack() != null) {
-        throw rolledBack(lease, keys, now, answer.wentBack());
+        throw rolledBack(lease, keys, now, answer.wentBack().why(), answer.wentBack(), start);
       }
-      r = answer.txn();
+      TxnResponse r = answer.txn();
       if (r.isSucceeded()) {
         break;
       }
       EtcdRecords.Mark own = attempt == 0 ? ownLaterMark(r, held, lease, markRevision) : null;
       if (own == null) {
-        throw notHeld(lease, keys, token, now, r);
+        throw notHeld(lease, keys, token, now, start, r);
       }
       markRevision = own.revision();
       highWater = Math.max(highWater, own.highWater());
@@ -390,12 +412,12 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
       throw new LeaseTakenException(
           lease.namespace(), id, "its etcd lease on " + describe() + " expired");
     }
-    views.wrote(lease.namespace(), r.getHeader().getRevision());
+    views.wrote(lease.namespace(), answer.txn().getHeader().getRevision());
     return new Lease(
         lease.namespace(),
         id,
         lease.instance(),
-        EtcdToken.of(token.random(), token.etcdLease(), r.getHeader().getRevision()),
+        EtcdToken.of(token.random(), token.etcdLease(), answer),
         now,
         expiresAt,
         lease.highWaterMillis());
@@ -425,19 +447,23 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
 
   /** Why a renewal's transaction found the id not this holder's: read in its Else branch. */
   private RuntimeException notHeld(
-      Lease lease, EtcdKeys keys, EtcdToken token, long now, TxnResponse r) {
+      Lease lease,
+      EtcdKeys keys,
+      EtcdToken token,
+      long now,
+      EtcdHistory.Reading start,
+      TxnResponse r) {
     var heldKvs = r.getGetResponses().get(0).getKvs();
     var markKvs = r.getGetResponses().get(1).getKvs();
     boolean unexpired = now < lease.expiresAtMillis();
     if (!markKvs.isEmpty() && markKvs.get(0).getModRevision() < token.markRevision()) {
-      return rolledBack(
-          lease,
-          keys,
-          now,
+      String why =
           "its record went back from revision "
               + token.markRevision()
               + " to "
-              + markKvs.get(0).getModRevision());
+              + markKvs.get(0).getModRevision();
+      return rolledBack(
+          lease, keys, now, why, token.writeGone(why, r.getHeader().getClusterId()), start);
     }
     EtcdRecords.Mark mark =
         markKvs.isEmpty()
@@ -462,20 +488,33 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
         now,
         heldKvs.isEmpty()
             ? "its record is gone before its expiry"
-            : "it is another holder's before its expiry");
+            : "it is another holder's before its expiry",
+        null,
+        start);
   }
 
   /**
    * Records a loss found by a renewal (newcomers of every namespace start after lostUntil) and
-   * returns the fence for the holder.
+   * returns the fence for the holder. A rollback that {@code evidence}, one this client saw, dates
+   * before a {@code lostAt} recorded since is taken on instead ({@link
+   * EtcdAcquisition#recordedAfter}); without evidence the loss is recorded at {@code now}.
    */
-  private LeaseTakenException rolledBack(Lease lease, EtcdKeys keys, long now, String why) {
+  private LeaseTakenException rolledBack(
+      Lease lease,
+      EtcdKeys keys,
+      long now,
+      String why,
+      EtcdHistory.Loss evidence,
+      EtcdHistory.Reading start) {
     LeaseLimits limits = LeaseLimits.DEFAULT;
     long lostUntil = now;
     try {
       EtcdCalls.Answer read =
           etcd.txn(
               "loss record's read", OPERATOR_BOUND_MILLIS, List.of(), keys.readAll(), List.of());
+      if (read.wentBack() != null) {
+        evidence = null; // another rollback since: recorded now
+      }
       EtcdRecords records = new EtcdRecords(keys, read.txn().getGetResponses());
       String terms = records.namespace("terms").value();
       if (terms != null) {
@@ -484,19 +523,32 @@ final class EtcdLeaseCoordinator implements LeaseCoordinator {
             new LeaseLimits(
                 Duration.ofMillis(EtcdRecords.num(f[0])), Duration.ofMillis(EtcdRecords.num(f[1])));
       }
-      lostUntil = Math.max(limits.lostUntilMillis(now), records.namespace("lostUntil").number());
-      etcd.txn(
-          "loss record",
-          OPERATOR_BOUND_MILLIS,
-          List.of(),
-          List.of(
-              EtcdAcquisition.put(keys.ns("lostUntil"), Long.toString(lostUntil)),
-              EtcdAcquisition.put(keys.registry("lostAt"), Long.toString(now)),
-              EtcdAcquisition.put(keys.registry("cluster"), Long.toString(etcd.clusterId()))),
-          List.of());
-      String pending = etcd.unrecordedLoss();
-      if (pending != null) {
-        etcd.lossRecorded(pending);
+      long skew = limits.maxSkew().toMillis();
+      long lostAt = records.registry("lostAt").number();
+      long recorded = records.namespace("lostUntil").number();
+      if (evidence != null
+          && EtcdAcquisition.recordedAfter(lostAt, evidence.knownAt(start), skew)) {
+        lostUntil = Math.max(limits.lostUntilMillis(lostAt), recorded);
+        for (EtcdHistory.Loss seen : new EtcdHistory.Loss[] {evidence, etcd.unrecordedLoss()}) {
+          if (seen != null && EtcdAcquisition.recordedAfter(lostAt, seen.knownAt(start), skew)) {
+            etcd.lossRecorded(seen);
+          }
+        }
+      } else {
+        lostUntil = Math.max(limits.lostUntilMillis(now), recorded);
+        etcd.txn(
+            "loss record",
+            OPERATOR_BOUND_MILLIS,
+            List.of(),
+            List.of(
+                EtcdAcquisition.put(keys.ns("lostUntil"), Long.toString(lostUntil)),
+                EtcdAcquisition.put(keys.registry("lostAt"), Long.toString(now)),
+                EtcdAcquisition.put(keys.registry("cluster"), Long.toString(etcd.clusterId()))),
+            List.of());
+        EtcdHistory.Loss pending = etcd.unrecordedLoss();
+        if (pending != null) {
+          etcd.lossRecorded(pending);
+        }
       }
     } catch (RuntimeException e) {
       LOG.log(

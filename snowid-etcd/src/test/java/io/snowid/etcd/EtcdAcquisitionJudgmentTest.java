@@ -55,7 +55,8 @@ class EtcdAcquisitionJudgmentTest {
         new AcquireRequest(
             "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
 
-    EtcdAcquisition a = EtcdAcquisition.judge(keys, read, request, NOW, CLUSTER, null);
+    EtcdAcquisition a =
+        EtcdAcquisition.judge(keys, read, request, NOW, CLUSTER, null, Long.MAX_VALUE);
 
     assertThat(a.outcome).isEqualTo(EtcdAcquisition.Outcome.TAKE);
     assertThat(a.loss).isEqualTo("etcd lost the prefix's state 0 ms ago");
@@ -98,7 +99,7 @@ class EtcdAcquisitionJudgmentTest {
     AcquireRequest newcomer =
         new AcquireRequest(
             "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
-    return EtcdAcquisition.judge(keys, read, newcomer, NOW, CLUSTER, null);
+    return EtcdAcquisition.judge(keys, read, newcomer, NOW, CLUSTER, null, Long.MAX_VALUE);
   }
 
   // A holder with its clock 40 s behind renewed last: the written keys took its clock, and every
@@ -135,5 +136,77 @@ class EtcdAcquisitionJudgmentTest {
   void writtenKeysOldBesideAMarkFromAClockFarAhead_stillALoss() {
     assertThat(judgeBesideAMark(NOW + 60_000, true).loss)
         .startsWith("no write to the prefix for 40000 ms");
+  }
+
+  private static final String WENT_BACK = "etcd's revision went back from 90 to 80";
+
+  /**
+   * What an acquisition judges of a prefix in service whose {@code lostAt} another process wrote,
+   * when this client saw etcd's revision go back and its last answer from before arrived at its
+   * clock's {@code knownAt}.
+   */
+  private static EtcdAcquisition judgeAfterARollback(long lostAt, long knownAt) {
+    long ttl = LIMITS.maxTtl().toMillis();
+    long skew = LIMITS.maxSkew().toMillis();
+    EtcdKeys keys = new EtcdKeys("/p", "ns");
+    EtcdRecords read =
+        new EtcdRecords(
+            keys,
+            List.of(
+                kv(keys.namespaceRoot + "terms", ttl + " " + skew),
+                kv(keys.namespaceRoot + "written", Long.toString(NOW - 100)),
+                kv(keys.namespaceRoot + "records", "0")),
+            List.of(
+                kv(keys.registryRoot + "written", Long.toString(NOW - 100)),
+                kv(keys.registryRoot + "maxTtl", Long.toString(ttl)),
+                kv(keys.registryRoot + "lostAt", Long.toString(lostAt))),
+            true);
+    AcquireRequest request =
+        new AcquireRequest(
+            "ns", 8, 0, 0, "a", new LeaseTerms(Duration.ofSeconds(10), NOW, NOW + 1_000), LIMITS);
+    return EtcdAcquisition.judge(keys, read, request, NOW, CLUSTER, WENT_BACK, knownAt);
+  }
+
+  // A process cut off while another found the rollback found it again when it came back, and
+  // every newcomer waited a whole loss wait from then (the 600 s etcd run: 15.7 s where 8 s were
+  // due).
+  @Test
+  void rollbackRecordedByAnotherProcessAfterThisClientsLastAnswer_isTakenOnNotFoundAgain() {
+    long skew = LIMITS.maxSkew().toMillis();
+    long lostAt = NOW - 8_000;
+
+    EtcdAcquisition a = judgeAfterARollback(lostAt, lostAt - skew - 1);
+
+    assertThat(a.loss).isEqualTo("etcd lost the prefix's state 8000 ms ago");
+    assertThat(a.base).isEqualTo(LIMITS.lostUntilMillis(lostAt));
+    assertThat(a.recordsLostAt()).as("the transaction writes no new lostAt").isFalse();
+  }
+
+  // A lostAt in the state that is not later than this client's last answer from before the
+  // rollback, by more than the clocks may differ, may have been restored with the state: the
+  // rollback is this client's to record.
+  @Test
+  void lostAtNotAfterThisClientsLastAnswerByMoreThanMaxSkew_rollbackRecordedAnew() {
+    long skew = LIMITS.maxSkew().toMillis();
+    long lostAt = NOW - 8_000;
+
+    EtcdAcquisition a = judgeAfterARollback(lostAt, lostAt - skew);
+
+    assertThat(a.loss).isEqualTo(WENT_BACK);
+    assertThat(a.base).isEqualTo(LIMITS.lostUntilMillis(NOW));
+    assertThat(a.recordsLostAt()).isTrue();
+  }
+
+  // A new cluster id without the revision going back tells nothing of when the history branched.
+  @Test
+  void rollbackThatTellsNoTime_recordedAnewWhateverTheLostAt() {
+    EtcdHistory.Loss undated = new EtcdHistory.Loss(WENT_BACK, false, 0);
+
+    EtcdAcquisition a =
+        judgeAfterARollback(NOW - 1, undated.knownAt(new EtcdHistory.Reading(NOW, 0)));
+
+    assertThat(a.loss).isEqualTo(WENT_BACK);
+    assertThat(a.base).isEqualTo(LIMITS.lostUntilMillis(NOW));
+    assertThat(a.recordsLostAt()).isTrue();
   }
 }
