@@ -555,10 +555,27 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
       long maxTtl = LeaseLimits.DEFAULT.maxTtl().toMillis();
       long maxSkew = LeaseLimits.DEFAULT.maxSkew().toMillis();
       long slack = LeaseLimits.SLACK.toMillis();
-      s.update(sql.rollBack, maxTtl, maxSkew, slack, maxTtl, maxSkew, slack, lease.namespace());
-      LeaseTable.insertNamespaceRow(s, sql, "");
-      Long now = s.queryOne(sql.clock, rs -> rs.getLong(1));
-      s.update(sql.registryLost, now);
+      Long[] limits =
+          s.queryOne(
+              sql.namespaceLimits,
+              rs -> new Long[] {Database.longOrNull(rs, 1), Database.longOrNull(rs, 2)},
+              lease.namespace());
+      if (limits != null && limits[0] != null && limits[1] != null) {
+        maxTtl = limits[0];
+        maxSkew = limits[1];
+      }
+      // the table went back before this holder's write at coordinatorNow: a loss found more than
+      // maxSkew after it (the database's clock, which a failover may change) was found in the
+      // history that lacks it, and its wait covers every holder the table forgot (docs/design.md)
+      Long lostAt = s.queryOne(sql.lostUntil, rs -> Database.longOrNull(rs, 1), "");
+      Long since =
+          lostAt != null && lostAt > lease.coordinatorNowMillis() + maxSkew ? lostAt : null;
+      if (since == null) {
+        s.update(sql.rollBack, maxTtl, maxSkew, slack, maxTtl, maxSkew, slack, lease.namespace());
+        LeaseTable.insertNamespaceRow(s, sql, "");
+        Long now = s.queryOne(sql.clock, rs -> rs.getLong(1));
+        s.update(sql.registryLost, now);
+      }
       s.update(
           sql.releaseRolledBack,
           promise,
@@ -569,6 +586,10 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
           lease.token());
       Long lostUntil =
           s.queryOne(sql.lostUntil, rs -> Database.longOrNull(rs, 1), lease.namespace());
+      if (since != null) {
+        long after = since + maxTtl + maxSkew + slack;
+        lostUntil = lostUntil == null ? after : Math.max(lostUntil, after);
+      }
       why =
           "its row in "
               + sql.table

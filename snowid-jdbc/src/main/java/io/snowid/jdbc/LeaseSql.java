@@ -138,8 +138,11 @@ final class LeaseSql {
    */
   final String releaseRolledBack;
 
-  /** (namespace) The namespace's lost_until. */
+  /** (namespace) The namespace's lost_until; of {@code ''}, when a loss of the table was found. */
   final String lostUntil;
+
+  /** (namespace) The namespace's max_ttl and max_skew. */
+  final String namespaceLimits;
 
   /**
    * (time) The registry row's lost_until becomes the time: a loss of the table's state was found,
@@ -340,6 +343,8 @@ final class LeaseSql {
             + now
             + " WHERE namespace = ? AND node_id = ? AND instance = ? AND token = ?";
     lostUntil = "SELECT lost_until FROM " + table + " WHERE namespace = ? AND node_id = -1";
+    namespaceLimits =
+        "SELECT max_ttl, max_skew FROM " + table + " WHERE namespace = ? AND node_id = -1";
     registryLost = "UPDATE " + table + " SET lost_until = ? WHERE namespace = '' AND node_id = -1";
     registryMaxTtl =
         "UPDATE "

@@ -332,7 +332,8 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             Long.toString(ttl),
             Long.toString(terms.mayIssueUntilMillis()),
             Long.toString(lease.expiresAtMillis()),
-            Long.toString(LeaseLimits.SLACK.toMillis()));
+            Long.toString(LeaseLimits.SLACK.toMillis()),
+            Long.toString(lease.coordinatorNowMillis()));
     switch (r.status()) {
       case "rolledback" ->
           throw new LeaseTakenException(

@@ -1,5 +1,6 @@
 -- renew: ARGV id, token, ttl (ms), mayIssueUntil (holder's ms), confirmedExpiresAt (the expiry of
--- the holder's last confirmed grant or renewal, Redis's ms), slack (ms).
+-- the holder's last confirmed grant or renewal, Redis's ms), slack (ms), confirmedAt (when that
+-- grant or renewal was written, Redis's ms).
 -- Answers {'ok', now, expiresAt}, or {'lost', why} (no state for the namespace), {'gone', why} (no
 -- record), {'taken', why}, {'rolledback', expiresAt, lostUntil} (the record is older than the holder's last
 -- confirmed renewal: Redis went back to an older state).
@@ -44,13 +45,23 @@ if num(f[3]) < tonumber(ARGV[5]) then
   -- Holders that Redis forgot, of this namespace or another, may issue until lostUntil (lostAt
   -- plus the limits, for another): newcomers start after it. The record is released (keeping this
   -- holder's promise), so it can lease it again.
+  -- A loss found more than maxSkew after this holder's last confirmed write (Redis's clock, which
+  -- a failover changes) was found in the state that lacks that write: its wait covers every holder
+  -- Redis forgot, and it is taken on instead of found anew (docs/design.md, "The redis:// backend").
   local st = redis.call('HMGET', KEYS[4], 'maxTtl', 'maxSkew', 'lostUntil')
-  local lostUntil = now + (num(st[1]) or 0) + (num(st[2]) or 0) + tonumber(ARGV[6])
+  local since = now
+  local lostAt = num(redis.call('HGET', KEYS[5], 'lostAt'))
+  if lostAt and lostAt > tonumber(ARGV[7]) + (num(st[2]) or 0) then
+    since = lostAt
+  end
+  local lostUntil = since + (num(st[1]) or 0) + (num(st[2]) or 0) + tonumber(ARGV[6])
   if num(st[3]) and num(st[3]) > lostUntil then
     lostUntil = num(st[3])
   end
   redis.call('HSET', KEYS[4], 'lostUntil', str(lostUntil))
-  redis.call('HSET', KEYS[5], 'lostAt', str(now))
+  if since == now then
+    redis.call('HSET', KEYS[5], 'lostAt', str(now))
+  end
   redis.call('HSET', KEYS[1], ARGV[1], record(f[1], '-', nil, hw, nil))
   redis.call('ZREM', KEYS[2], ARGV[1])
   wrote()

@@ -88,6 +88,11 @@ record Availability(long medianMicros, long worstMicros, String needed) {
           + " last holder's ID times had put ahead of the wall clock (a monotonic time source"
           + " slewing back after a forward step): ";
 
+  /** Why a registry loss's newcomers on etcd wait longer than the loss wait. */
+  static final String AHEAD_RECORDER =
+      "a holder whose wall clock a forward step had put ahead may have found the loss and dated"
+          + " lostUntil by it: the loss wait plus that clock's lead beyond maxSkew = ";
+
   /**
    * This target, or one with the wait {@code waitMicros} (and the same allowance beyond it) if
    * uniqueness needs that longer one.

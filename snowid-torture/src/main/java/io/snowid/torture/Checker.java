@@ -133,6 +133,7 @@ final class Checker {
     c.report.faults = FaultLog.load(runDir.resolve("faults.log"));
     c.passOne();
     c.predecessorMarks(holdList);
+    c.aheadRecorders();
     c.passTwo();
     c.overlaps();
     c.stalls();
@@ -614,6 +615,67 @@ final class Checker {
   }
 
   /**
+   * For each registry loss on etcd, whose loss records carry the clock of the holder that found the
+   * loss: how much later its lostUntil lies when a holder whose wall clock a forward step had put
+   * more than maxSkew ahead may have found it, within a lease time of the loss's end (the product
+   * keeps a lostAt ahead of its own clock rather than trust its own clock, which may be the one
+   * behind: docs/design.md §9). A step counts while in force and for libfaketime's second after it
+   * is taken back.
+   */
+  private void aheadRecorders() {
+    String coordinator = report.run.getProperty("coordinator", "file:");
+    if (!coordinator.equals("etcd://")) {
+      return;
+    }
+    long ttl = ttlMicros();
+    for (FaultLog.Applied f : report.faults) {
+      Availability base = Availability.of(f, coordinator, ttl / 1000);
+      if (!f.kind().onRegistry() || base.waitMicros() == 0) {
+        continue;
+      }
+      long lead = 0;
+      FaultLog.Applied ahead = null;
+      for (FaultLog.Applied c : report.faults) {
+        java.util.regex.Matcher m = STEP_TO.matcher(c.detail());
+        if (c.kind() != FaultKind.CLOCK_FORWARD
+            || !m.find()
+            || c.fromMicros() > f.toMicros() + ttl
+            || c.toMicros() + FAKETIME_CACHE_MICROS < f.toMicros()) {
+          continue;
+        }
+        long beyond =
+            Long.parseLong(m.group(1)) * 1000 - io.snowid.torture.Run.MAX_SKEW_MILLIS * 1000;
+        if (beyond > lead) {
+          lead = beyond;
+          ahead = c;
+        }
+      }
+      if (ahead != null) {
+        report.recorderWaits.put(f, base.waitMicros() + lead);
+        report.raisedTargets.add(
+            String.format(
+                "%s ending %s: %.1f s, a holder of slot %s may have recorded it with its clock %.1f"
+                    + " s beyond maxSkew ahead (%s %s to %s)",
+                f.kind().label(),
+                report.at(f.toMicros()),
+                (base.waitMicros() + lead) / 1e6,
+                ahead.slots(),
+                lead / 1e6,
+                ahead.kind().label(),
+                ahead.detail(),
+                report.at(ahead.toMicros())));
+      }
+    }
+  }
+
+  /** A clock step's offset in the fault log's detail. */
+  private static final java.util.regex.Pattern STEP_TO =
+      java.util.regex.Pattern.compile("to offset (-?\\d+)ms");
+
+  /** How long libfaketime may keep a slot's old offset after its file changed. */
+  private static final long FAKETIME_CACHE_MICROS = 1_000_000;
+
+  /**
    * For each kill and restart with the clock set back: how far after its end lies the high-water
    * mark recorded for the id its replacement took, which the replacement starts past (the ended
    * holder's own, if no replacement took one). It is {@code ttl - margin} at most while the last
@@ -893,6 +955,9 @@ final class Checker {
     /** Per kill and restart-clock-back: its end to the ended holder's recorded mark (µs). */
     final Map<FaultLog.Applied, Long> markWaits = new HashMap<>();
 
+    /** Per registry loss on etcd: its end to the lostUntil a holder's clock ahead recorded (µs). */
+    final Map<FaultLog.Applied, Long> recorderWaits = new HashMap<>();
+
     /** The kills whose target a recorded mark raised beyond ttl - margin, each with its mark. */
     final List<String> raisedTargets = new ArrayList<>();
 
@@ -1011,7 +1076,9 @@ final class Checker {
               run.getProperty("coordinator", "file:"),
               Long.parseLong(run.getProperty("ttlMillis", "2000")));
       Long mark = markWaits.get(f);
-      return mark == null ? t : t.atLeast(mark, Availability.AHEAD_MARK);
+      Long recorder = recorderWaits.get(f);
+      t = mark == null ? t : t.atLeast(mark, Availability.AHEAD_MARK);
+      return recorder == null ? t : t.atLeast(recorder, Availability.AHEAD_RECORDER);
     }
 
     /** The kinds whose recoveries missed their target, each with its numbers. */
@@ -1130,7 +1197,7 @@ final class Checker {
             }
           });
       if (!raisedTargets.isEmpty()) {
-        sb.append("targets raised beyond ttl - margin by the mark recorded for the id taken:\n");
+        sb.append("targets raised beyond their kind's wait:\n");
         raisedTargets.forEach(r -> sb.append("  ").append(r).append('\n'));
       }
       if (!slowRecoveries.isEmpty()) {

@@ -667,6 +667,64 @@ class CheckerTest {
     worker(instance, pairs.stream().mapToLong(Long::longValue).toArray());
   }
 
+  /**
+   * An etcd rollback of every slot from 10 s to 10.5 s, slot 0 stalled from it until 24 s (13.5 s
+   * after it), while slot 1's wall clock was stepped 6 s ahead from 8 s until {@code stepBackAt}.
+   */
+  private void etcdRollbackWhileSlotOnesClockRanAheadUntil(String coordinator, long stepBackAt)
+      throws IOException {
+    slotZeroStalled(coordinator, 10_000, 24_000);
+    slotStalled("w1-0", 4, 30_000, 30_000);
+    Files.write(
+        dir.resolve("faults.log"),
+        List.of(
+            new FaultLog.Applied(
+                    FaultKind.CLOCK_FORWARD,
+                    1,
+                    8_000_000,
+                    stepBackAt * 1000,
+                    "1",
+                    5_000,
+                    "step 5000ms to offset 6000ms")
+                .line(),
+            new FaultLog.Applied(
+                    FaultKind.REGISTRY_ROLLBACK, -1, 10_000_000, 10_500_000, "all", 0, "")
+                .line()));
+  }
+
+  // etcd's loss records carry the finding holder's clock: one stepped 6.5 s ahead found a rollback
+  // and every newcomer waited until its lostUntil, 13.5 s after the rollback where 13 s were due
+  // (the 600 s etcd run, slot 6's clock-forward ending 0.7 s before the rollback did).
+  @Test
+  void check_etcdRollbackFoundByAHolderWithItsClockAhead_targetIncludesThatClocksLead()
+      throws IOException {
+    etcdRollbackWhileSlotOnesClockRanAheadUntil("etcd://", 10_200);
+
+    Checker.Report r = check();
+
+    assertThat(r.text())
+        .contains("registry-rollback     1  longest stall   14.000 s  after healing  13.500 s")
+        .contains(
+            "a holder of slot 1 may have recorded it with its clock 5.0 s beyond maxSkew ahead")
+        .contains("availability: every target met");
+  }
+
+  @Test
+  void check_etcdRollbackAfterAClockStepTakenBackMoreThanASecondBefore_notRaised()
+      throws IOException {
+    etcdRollbackWhileSlotOnesClockRanAheadUntil("etcd://", 9_400);
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
+  // ZooKeeper dates a loss by the ensemble's clock, not a holder's.
+  @Test
+  void check_zooKeeperRollbackWhileAHoldersClockRanAhead_notRaised() throws IOException {
+    etcdRollbackWhileSlotOnesClockRanAheadUntil("zookeeper://", 10_200);
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
   // A ZooKeeper holder cannot resume its session on a restored older state: it met the rollback
   // only at its next acquisition, after a link-down that began 0.5 s after the rollback ended.
   // Slot 1 found the loss at once; slot 0 finds it recorded and is due when that finding's wait
