@@ -193,11 +193,16 @@ final class Database implements AutoCloseable {
    * @throws NodeIdUnavailableException if the database failed, did not answer in time or could not
    *     be reached; snowid's own exceptions thrown by {@code work} pass through
    */
+  /** The statement timeout of a call bounded by {@code boundMillis}: whole seconds, at least 1. */
+  static int queryTimeoutSeconds(long boundMillis) {
+    return (int) Math.max(1, (boundMillis - 1) / 1000);
+  }
+
   <T> T call(String what, long boundMillis, boolean transaction, Work<T> work) {
     if (closed) {
       throw new NodeIdUnavailableException("the coordinator of " + describe() + " is closed");
     }
-    int queryTimeout = (int) Math.max(1, (boundMillis - 1) / 1000);
+    int queryTimeout = queryTimeoutSeconds(boundMillis);
     long started = System.nanoTime();
     for (int attempt = 1; ; attempt++) {
       try {

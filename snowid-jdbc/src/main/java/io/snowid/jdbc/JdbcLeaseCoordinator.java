@@ -564,12 +564,17 @@ final class JdbcLeaseCoordinator implements LeaseCoordinator {
         maxTtl = limits[0];
         maxSkew = limits[1];
       }
-      // the table went back before this holder's write at coordinatorNow: a loss found more than
-      // maxSkew after it (the database's clock, which a failover may change) was found in the
-      // history that lacks it, and its wait covers every holder the table forgot (docs/design.md)
+      // The table went back before this holder's write stamped coordinatorNow, which committed
+      // within its statement's timeout after the stamp. A loss stamped later than that, by more
+      // than maxSkew (a failover's other clock), committed after the write, so in the history that
+      // lacks it: its wait covers every holder the table forgot (docs/design.md).
       Long lostAt = s.queryOne(sql.lostUntil, rs -> Database.longOrNull(rs, 1), "");
-      Long since =
-          lostAt != null && lostAt > lease.coordinatorNowMillis() + maxSkew ? lostAt : null;
+      long committedBy =
+          lease.coordinatorNowMillis()
+              + Database.queryTimeoutSeconds(
+                      (lease.expiresAtMillis() - lease.coordinatorNowMillis()) / 5)
+                  * 1000L;
+      Long since = lostAt != null && lostAt > committedBy + maxSkew ? lostAt : null;
       if (since == null) {
         s.update(sql.rollBack, maxTtl, maxSkew, slack, maxTtl, maxSkew, slack, lease.namespace());
         LeaseTable.insertNamespaceRow(s, sql, "");

@@ -183,39 +183,76 @@ class JdbcRegistryLossTest {
     assertThat(again.highWaterMillis()).isGreaterThanOrEqualTo(lostUntil());
   }
 
-  // A holder cut off while another found the restore found its row gone back when it came back,
-  // recorded the loss anew, and newcomers waited a whole loss wait from then (the 600 s PostgreSQL
-  // run: 15.8 s after a rollback where 13 s were due, 7.8 s after a partition where 5 s were).
-  @ParameterizedTest
-  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
-  void renew_afterAnotherHolderFoundTheRestore_takesThatLossOnNotANewOne(TestDatabase database)
+  private static final LeaseLimits SKEW_1S =
+      new LeaseLimits(Duration.ofSeconds(30), Duration.ofSeconds(1));
+
+  /** When the table's registry row says a loss of the table was found. */
+  private long registryLostAt() throws SQLException {
+    return one("SELECT lost_until FROM " + table + " WHERE namespace = '' AND node_id = -1");
+  }
+
+  /**
+   * Two holders renew after a copy of the table is taken; {@code gapMillis} later the copy is put
+   * back and the finder's renewal finds the restore and records it. Returns the cut-off holder's
+   * lease, to renew next.
+   */
+  private Lease restoreFoundByAnotherHolderAfter(JdbcLeaseCoordinator c, long gapMillis)
       throws Exception {
-    LeaseLimits skew1s = new LeaseLimits(Duration.ofSeconds(30), Duration.ofSeconds(1));
-    JdbcLeaseCoordinator c = open(database);
-    Lease cut = c.acquire(request("cut", skew1s));
-    Lease finder = c.acquire(request("finder", skew1s));
+    Lease cut = c.acquire(request("cut", SKEW_1S));
+    Lease finder = c.acquire(request("finder", SKEW_1S));
     db.execute("CREATE TABLE " + backup + " AS SELECT * FROM " + table);
     Thread.sleep(5);
     Lease cutRenewed = c.renew(cut, terms(10_000));
     Lease finderRenewed = c.renew(finder, terms(10_000));
-    Thread.sleep(skew1s.maxSkew().toMillis() + 500);
+    Thread.sleep(gapMillis);
     db.execute("DELETE FROM " + table, "INSERT INTO " + table + " SELECT * FROM " + backup);
     assertThatThrownBy(() -> c.renew(finderRenewed, terms(10_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("went back to an older state");
-    long found = one("SELECT lost_until FROM " + table + " WHERE namespace = '' AND node_id = -1");
-    long before = lostUntil();
     Thread.sleep(200);
+    return cutRenewed;
+  }
 
-    assertThatThrownBy(() -> c.renew(cutRenewed, terms(10_000)))
+  // A holder cut off while another found the restore found its row gone back when it came back,
+  // recorded the loss anew, and newcomers waited a whole loss wait from then (the 600 s PostgreSQL
+  // run: 15.8 s after a rollback where 13 s were due, 7.8 s after a partition where 5 s were).
+  // The loss is taken on when stamped later than the holder's write could commit (its statement's
+  // timeout, 1 s here) by more than maxSkew.
+  @ParameterizedTest
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
+  void renew_afterAnotherHolderFoundTheRestore_takesThatLossOnNotANewOne(TestDatabase database)
+      throws Exception {
+    JdbcLeaseCoordinator c = open(database);
+    Lease cut = restoreFoundByAnotherHolderAfter(c, 1_000 + SKEW_1S.maxSkew().toMillis() + 500);
+    long found = registryLostAt();
+    long before = lostUntil();
+
+    assertThatThrownBy(() -> c.renew(cut, terms(10_000)))
         .isInstanceOf(LeaseTakenException.class)
         .hasMessageContaining("went back to an older state")
         .hasMessageContaining(
             "newcomers start after "
-                + java.time.Instant.ofEpochMilli(Math.max(before, skew1s.lostUntilMillis(found))));
+                + java.time.Instant.ofEpochMilli(Math.max(before, SKEW_1S.lostUntilMillis(found))));
     assertThat(lostUntil()).isEqualTo(before);
-    assertThat(one("SELECT lost_until FROM " + table + " WHERE namespace = '' AND node_id = -1"))
-        .isEqualTo(found);
+    assertThat(registryLostAt()).isEqualTo(found);
+  }
+
+  // A loss stamped too soon after the holder's write may have committed before it, and been in
+  // the copy that lacks the write: the holder records the loss anew.
+  @ParameterizedTest
+  @MethodSource("io.snowid.jdbc.TestDatabase#inThisRun")
+  void renew_afterALossStampedTooSoonAfterItsWrite_recordsTheLossAnew(TestDatabase database)
+      throws Exception {
+    JdbcLeaseCoordinator c = open(database);
+    Lease cut = restoreFoundByAnotherHolderAfter(c, 0);
+    long found = registryLostAt();
+    long before = lostUntil();
+
+    assertThatThrownBy(() -> c.renew(cut, terms(10_000)))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining("went back to an older state");
+    assertThat(registryLostAt()).isGreaterThan(found);
+    assertThat(lostUntil()).isGreaterThan(before);
   }
 
   /**

@@ -333,7 +333,8 @@ final class RedisLeaseCoordinator implements LeaseCoordinator {
             Long.toString(terms.mayIssueUntilMillis()),
             Long.toString(lease.expiresAtMillis()),
             Long.toString(LeaseLimits.SLACK.toMillis()),
-            Long.toString(lease.coordinatorNowMillis()));
+            Long.toString(lease.coordinatorNowMillis()),
+            Long.toString(LeaseLimits.DEFAULT.maxSkew().toMillis()));
     switch (r.status()) {
       case "rolledback" ->
           throw new LeaseTakenException(

@@ -1,6 +1,6 @@
 -- renew: ARGV id, token, ttl (ms), mayIssueUntil (holder's ms), confirmedExpiresAt (the expiry of
 -- the holder's last confirmed grant or renewal, Redis's ms), slack (ms), confirmedAt (when that
--- grant or renewal was written, Redis's ms).
+-- grant or renewal was written, Redis's ms), defaultMaxSkew (ms: where the state records none).
 -- Answers {'ok', now, expiresAt}, or {'lost', why} (no state for the namespace), {'gone', why} (no
 -- record), {'taken', why}, {'rolledback', expiresAt, lostUntil} (the record is older than the holder's last
 -- confirmed renewal: Redis went back to an older state).
@@ -51,7 +51,7 @@ if num(f[3]) < tonumber(ARGV[5]) then
   local st = redis.call('HMGET', KEYS[4], 'maxTtl', 'maxSkew', 'lostUntil')
   local since = now
   local lostAt = num(redis.call('HGET', KEYS[5], 'lostAt'))
-  if lostAt and lostAt > tonumber(ARGV[7]) + (num(st[2]) or 0) then
+  if lostAt and lostAt > tonumber(ARGV[7]) + (num(st[2]) or tonumber(ARGV[8])) then
     since = lostAt
   end
   local lostUntil = since + (num(st[1]) or 0) + (num(st[2]) or 0) + tonumber(ARGV[6])
