@@ -299,12 +299,7 @@ class EtcdRegistryLossTest {
         Lease[] held = new Lease[1];
         long lostAt = rollbackFoundByAnotherProcess(etcd, cut, held);
 
-        assertThatThrownBy(() -> renewWhenAnswering(cut, held[0]))
-            .isInstanceOf(LeaseTakenException.class)
-            .hasMessageContaining("rolled back")
-            .hasMessageContaining(
-                "newcomers start after " + Instant.ofEpochMilli(SKEW_1S.lostUntilMillis(lostAt)));
-        assertThat(lostAt(etcd)).isEqualTo(lostAt);
+        renew_fencesLeavingTheRecordedLoss(etcd, cut, held[0], lostAt, "rolled back");
       }
     }
   }
@@ -326,14 +321,21 @@ class EtcdRegistryLossTest {
           }
         }
 
-        assertThatThrownBy(() -> renewWhenAnswering(cut, held[0]))
-            .isInstanceOf(LeaseTakenException.class)
-            .hasMessageContaining("its record went back from revision")
-            .hasMessageContaining(
-                "newcomers start after " + Instant.ofEpochMilli(SKEW_1S.lostUntilMillis(lostAt)));
-        assertThat(lostAt(etcd)).isEqualTo(lostAt);
+        renew_fencesLeavingTheRecordedLoss(
+            etcd, cut, held[0], lostAt, "its record went back from revision");
       }
     }
+  }
+
+  /** The holder's renewal fences saying {@code why}, and leaves newcomers the recorded loss. */
+  private static void renew_fencesLeavingTheRecordedLoss(
+      TestEtcd etcd, LeaseCoordinator cut, Lease held, long lostAt, String why) throws Exception {
+    assertThatThrownBy(() -> renewWhenAnswering(cut, held))
+        .isInstanceOf(LeaseTakenException.class)
+        .hasMessageContaining(why)
+        .hasMessageContaining(
+            "newcomers start after " + Instant.ofEpochMilli(SKEW_1S.lostUntilMillis(lostAt)));
+    assertThat(lostAt(etcd)).isEqualTo(lostAt);
   }
 
   @Test
