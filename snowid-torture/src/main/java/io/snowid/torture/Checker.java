@@ -616,64 +616,92 @@ final class Checker {
 
   /**
    * For each registry loss on etcd, whose loss records carry the clock of the holder that found the
-   * loss: how much later its lostUntil lies when a holder whose wall clock a forward step had put
-   * more than maxSkew ahead may have found it, within a lease time of the loss's end (the product
+   * loss: how much later its lostUntil lies when a holder whose wall clock stood more than maxSkew
+   * ahead, within a lease time of the loss's end, found it and logged that lostUntil (the product
    * keeps a lostAt ahead of its own clock rather than trust its own clock, which may be the one
-   * behind: docs/design.md §9). A step counts while in force and for libfaketime's second after it
-   * is taken back.
+   * behind: docs/design.md §9). The wait is raised by that clock's lead beyond maxSkew, and no
+   * further than the lostUntil it logged.
    */
-  private void aheadRecorders() {
+  private void aheadRecorders() throws IOException {
     String coordinator = report.run.getProperty("coordinator", "file:");
-    if (!coordinator.equals("etcd://")) {
+    if (!coordinator.equals("etcd://") || report.timeline == null) {
       return;
     }
     long ttl = ttlMicros();
+    long skew = io.snowid.torture.Run.MAX_SKEW_MILLIS * 1000;
+    SlotClocks clocks = new SlotClocks(report.faults);
+    List<long[]> found = lossesLogged(); // {slot, lostUntil on the monotonic clock}
     for (FaultLog.Applied f : report.faults) {
-      Availability base = Availability.of(f, coordinator, ttl / 1000);
-      if (!f.kind().onRegistry() || base.waitMicros() == 0) {
+      long base = Availability.of(f, coordinator, ttl / 1000).waitMicros();
+      if (!f.kind().onRegistry() || base == 0) {
         continue;
       }
-      long lead = 0;
-      FaultLog.Applied ahead = null;
-      for (FaultLog.Applied c : report.faults) {
-        java.util.regex.Matcher m = STEP_TO.matcher(c.detail());
-        if (c.kind() != FaultKind.CLOCK_FORWARD
-            || !m.find()
-            || c.fromMicros() > f.toMicros() + ttl
-            || c.toMicros() + FAKETIME_CACHE_MICROS < f.toMicros()) {
-          continue;
-        }
-        long beyond =
-            Long.parseLong(m.group(1)) * 1000 - io.snowid.torture.Run.MAX_SKEW_MILLIS * 1000;
-        if (beyond > lead) {
-          lead = beyond;
-          ahead = c;
+      long wait = base;
+      long[] by = null;
+      long byLead = 0;
+      for (long[] l : found) {
+        long lead =
+            clocks.highestMillis((int) l[0], f.toMicros(), f.toMicros() + ttl) * 1000 - skew;
+        long after = l[1] - f.toMicros();
+        if (lead > 0 && after <= base + ttl + lead + SlotClocks.CACHE_MICROS) {
+          long raised = Math.min(base + lead, after);
+          if (raised > wait) {
+            wait = raised;
+            by = l;
+            byLead = lead;
+          }
         }
       }
-      if (ahead != null) {
-        report.recorderWaits.put(f, base.waitMicros() + lead);
+      if (by != null) {
+        report.recorderWaits.put(f, wait);
         report.raisedTargets.add(
             String.format(
-                "%s ending %s: %.1f s, a holder of slot %s may have recorded it with its clock %.1f"
-                    + " s beyond maxSkew ahead (%s %s to %s)",
+                "%s ending %s: %.1f s, a holder of slot %d whose clock stood %.1f s beyond maxSkew"
+                    + " ahead logged newcomers start after %s",
                 f.kind().label(),
                 report.at(f.toMicros()),
-                (base.waitMicros() + lead) / 1e6,
-                ahead.slots(),
-                lead / 1e6,
-                ahead.kind().label(),
-                ahead.detail(),
-                report.at(ahead.toMicros())));
+                wait / 1e6,
+                by[0],
+                byLead / 1e6,
+                report.at(by[1])));
       }
     }
   }
 
-  /** A clock step's offset in the fault log's detail. */
-  private static final java.util.regex.Pattern STEP_TO =
-      java.util.regex.Pattern.compile("to offset (-?\\d+)ms");
+  /**
+   * The lostUntil of each registry loss a worker logged, at a fence ("newcomers start after") or at
+   * an acquisition that waited for it: {slot, that instant on the harness's monotonic clock}.
+   */
+  private List<long[]> lossesLogged() throws IOException {
+    List<long[]> found = new ArrayList<>();
+    Path logs = runDir.resolve("logs");
+    if (!Files.isDirectory(logs)) {
+      return found;
+    }
+    try (java.util.stream.Stream<Path> files = Files.list(logs)) {
+      for (Path file : files.sorted().toList()) {
+        String name = file.getFileName().toString();
+        int slot = slotOf(name.replace(".log", ""));
+        if (slot < 0) {
+          continue;
+        }
+        for (String line : Files.readAllLines(file)) {
+          java.util.regex.Matcher m = LOSS_LOGGED.matcher(line);
+          if (m.find()) {
+            String at = m.group(1) != null ? m.group(1) : m.group(2);
+            long wall = java.time.Instant.parse(at).toEpochMilli();
+            found.add(new long[] {slot, report.timeline.monoOfWall(wall)});
+          }
+        }
+      }
+    }
+    return found;
+  }
 
-  /** How long libfaketime may keep a slot's old offset after its file changed. */
-  private static final long FAKETIME_CACHE_MICROS = 1_000_000;
+  /** A lostUntil in a worker's log: a fence's, or the instant an acquisition waited until. */
+  private static final java.util.regex.Pattern LOSS_LOGGED =
+      java.util.regex.Pattern.compile(
+          "newcomers start after (\\S+)|until (\\S+): namespace .* so that no holder it forgot");
 
   /**
    * For each kill and restart with the clock set back: how far after its end lies the high-water

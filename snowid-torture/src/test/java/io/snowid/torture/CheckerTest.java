@@ -11,6 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The checker on runs written by hand: it passes a clean run and catches each kind of violation (so
@@ -669,27 +671,44 @@ class CheckerTest {
 
   /**
    * An etcd rollback of every slot from 10 s to 10.5 s, slot 0 stalled from it until 24 s (13.5 s
-   * after it), while slot 1's wall clock was stepped 6 s ahead from 8 s until {@code stepBackAt}.
+   * after it), while slot 1's wall clock was stepped 6 s ahead from 8 s until {@code stepBackAt};
+   * slot 1 logged newcomers start after 24 s.
    */
   private void etcdRollbackWhileSlotOnesClockRanAheadUntil(String coordinator, long stepBackAt)
       throws IOException {
+    rollbackWithSlotOneStepped(coordinator, 8_000, stepBackAt, "step 5000ms to offset 6000ms");
+    lossLogged("w1-0", 24_000);
+  }
+
+  /** The rollback above, slot 1's clock stepped from {@code from} to {@code to} as detailed. */
+  private void rollbackWithSlotOneStepped(
+      String coordinator, long from, long to, String detail, FaultLog.Applied... more)
+      throws IOException {
     slotZeroStalled(coordinator, 10_000, 24_000);
     slotStalled("w1-0", 4, 30_000, 30_000);
-    Files.write(
-        dir.resolve("faults.log"),
-        List.of(
-            new FaultLog.Applied(
-                    FaultKind.CLOCK_FORWARD,
-                    1,
-                    8_000_000,
-                    stepBackAt * 1000,
-                    "1",
-                    5_000,
-                    "step 5000ms to offset 6000ms")
-                .line(),
-            new FaultLog.Applied(
-                    FaultKind.REGISTRY_ROLLBACK, -1, 10_000_000, 10_500_000, "all", 0, "")
-                .line()));
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        new FaultLog.Applied(FaultKind.CLOCK_FORWARD, 1, from * 1000, to * 1000, "1", 5_000, detail)
+            .line());
+    for (FaultLog.Applied f : more) {
+      lines.add(f.line());
+    }
+    lines.add(
+        new FaultLog.Applied(FaultKind.REGISTRY_ROLLBACK, -1, 10_000_000, 10_500_000, "all", 0, "")
+            .line());
+    Files.write(dir.resolve("faults.log"), lines);
+  }
+
+  /** {@code instance}'s log: a renewal fenced, newcomers start after {@code lostUntil} (ms). */
+  private void lossLogged(String instance, long lostUntil) throws IOException {
+    Files.createDirectories(dir.resolve("logs"));
+    Files.writeString(
+        dir.resolve("logs/" + instance + ".log"),
+        "Nov 29, 2026 5:34:30 AM io.snowid.lease.LeaseHolder fence\n"
+            + "WARNING: snowid fenced node {datacenter=0, worker=4}: its lease was not renewed on"
+            + " etcd://127.0.0.1:2379: etcd lost or rolled back writes; newcomers start after "
+            + java.time.Instant.ofEpochMilli(lostUntil)
+            + "\n");
   }
 
   // etcd's loss records carry the finding holder's clock: one stepped 6.5 s ahead found a rollback
@@ -705,7 +724,8 @@ class CheckerTest {
     assertThat(r.text())
         .contains("registry-rollback     1  longest stall   14.000 s  after healing  13.500 s")
         .contains(
-            "a holder of slot 1 may have recorded it with its clock 5.0 s beyond maxSkew ahead")
+            "a holder of slot 1 whose clock stood 5.0 s beyond maxSkew ahead logged newcomers"
+                + " start after 1970-01-01T00:00:24Z")
         .contains("availability: every target met");
   }
 
@@ -717,10 +737,65 @@ class CheckerTest {
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }
 
-  // ZooKeeper dates a loss by the ensemble's clock, not a holder's.
+  // Only a holder that found the loss dated its lostUntil: the true clock of slot 0 found it.
   @Test
-  void check_zooKeeperRollbackWhileAHoldersClockRanAhead_notRaised() throws IOException {
-    etcdRollbackWhileSlotOnesClockRanAheadUntil("zookeeper://", 10_200);
+  void check_etcdRollbackFoundOnlyByASlotWithoutAClockAhead_notRaised() throws IOException {
+    rollbackWithSlotOneStepped("etcd://", 8_000, 10_200, "step 5000ms to offset 6000ms");
+    lossLogged("w0-0", 24_000);
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
+  // The lostUntil slot 1 logged lies 9.5 s after the rollback: its clock's lead when it found the
+  // loss was less than its furthest in the window, and the wait is raised that far only.
+  @Test
+  void check_etcdRollbackWhoseAheadFinderLoggedAnEarlierLostUntil_raisedOnlyToIt()
+      throws IOException {
+    rollbackWithSlotOneStepped("etcd://", 8_000, 10_200, "step 5000ms to offset 6000ms");
+    lossLogged("w1-0", 20_000);
+
+    assertThat(check().text())
+        .contains("logged newcomers start after 1970-01-01T00:00:20Z")
+        .contains("registry-rollback (median 13.500 s, target 11.5 s");
+  }
+
+  // The step began 16 s in, more than a lease time (5 s) after the rollback ended at 10.5 s.
+  @Test
+  void check_etcdRollbackWithAClockStepBeginningAfterALeaseTime_notRaised() throws IOException {
+    rollbackWithSlotOneStepped("etcd://", 16_000, 20_000, "step 5000ms to offset 6000ms");
+    lossLogged("w1-0", 24_000);
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
+  // A clock-back of slot 1 from 9 s to 12 s composed with the forward step: its clock stood 0.5 s
+  // and then at most 1 s (maxSkew) ahead within a lease time of the rollback's end.
+  @Test
+  void check_etcdRollbackWhileAClockBackOffsetTheForwardStep_notRaised() throws IOException {
+    rollbackWithSlotOneStepped(
+        "etcd://",
+        8_000,
+        10_200,
+        "step 5000ms to offset 6000ms",
+        new FaultLog.Applied(
+            FaultKind.CLOCK_BACK,
+            1,
+            9_000_000,
+            12_000_000,
+            "1",
+            5_500,
+            "step -5500ms to offset 500ms"));
+    lossLogged("w1-0", 24_000);
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
+  // ZooKeeper dates a loss by the ensemble's clock, SQL by the database's, Redis by its TIME.
+  @ParameterizedTest
+  @ValueSource(strings = {"zookeeper://", "jdbc:postgresql://", "redis://"})
+  void check_rollbackWhileAHoldersClockRanAheadOnAnotherRegistry_notRaised(String coordinator)
+      throws IOException {
+    etcdRollbackWhileSlotOnesClockRanAheadUntil(coordinator, 10_200);
 
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }
