@@ -90,8 +90,8 @@ record Availability(long medianMicros, long worstMicros, String needed) {
 
   /** Why a registry loss's newcomers on etcd wait longer than the loss wait. */
   static final String AHEAD_RECORDER =
-      "a holder whose wall clock stood ahead found the loss and logged a lostUntil dated by it:"
-          + " the loss wait plus that clock's lead beyond maxSkew, at most until that lostUntil = ";
+      "the loss was recorded by a holder whose wall clock stood ahead: the loss wait plus the"
+          + " lead beyond maxSkew its record showed when it appeared = ";
 
   /**
    * This target, or one with the wait {@code waitMicros} (and the same allowance beyond it) if

@@ -616,92 +616,78 @@ final class Checker {
 
   /**
    * For each registry loss on etcd, whose loss records carry the clock of the holder that found the
-   * loss: how much later its lostUntil lies when a holder whose wall clock stood more than maxSkew
-   * ahead, within a lease time of the loss's end, found it and logged that lostUntil (the product
-   * keeps a lostAt ahead of its own clock rather than trust its own clock, which may be the one
-   * behind: docs/design.md §9). The wait is raised by that clock's lead beyond maxSkew, and no
-   * further than the lostUntil it logged.
+   * loss: how much later its lostUntil lies when that clock stood more than maxSkew ahead (the
+   * product keeps a lostAt ahead of its own clock rather than trust its own clock, which may be the
+   * one behind: docs/design.md §9). The harness saw each record appear ({@code losses.txt}); the
+   * record's lostAt less the real time then is at most its finder's lead. The wait is raised by
+   * that lead beyond maxSkew for a record that appeared within a lease time of the loss's end, if
+   * some slot's clock, composed from every clock fault, stood that far ahead since the loss began.
    */
   private void aheadRecorders() throws IOException {
     String coordinator = report.run.getProperty("coordinator", "file:");
-    if (!coordinator.equals("etcd://") || report.timeline == null) {
+    Path file = runDir.resolve("losses.txt");
+    if (!coordinator.equals("etcd://") || report.timeline == null || !Files.exists(file)) {
       return;
+    }
+    List<long[]> records = new ArrayList<>(); // {seen (monotonic µs), lostAt (Unix ms)}
+    for (String line : Files.readAllLines(file)) {
+      String[] f = line.trim().split(" ");
+      if (f.length == 2) {
+        records.add(new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])});
+      }
     }
     long ttl = ttlMicros();
     long skew = io.snowid.torture.Run.MAX_SKEW_MILLIS * 1000;
     SlotClocks clocks = new SlotClocks(report.faults);
-    List<long[]> found = lossesLogged(); // {slot, lostUntil on the monotonic clock}
     for (FaultLog.Applied f : report.faults) {
       long base = Availability.of(f, coordinator, ttl / 1000).waitMicros();
       if (!f.kind().onRegistry() || base == 0) {
         continue;
       }
-      long wait = base;
+      long lead = 0;
       long[] by = null;
-      long byLead = 0;
-      for (long[] l : found) {
-        long lead =
-            clocks.highestMillis((int) l[0], f.toMicros(), f.toMicros() + ttl) * 1000 - skew;
-        long after = l[1] - f.toMicros();
-        if (lead > 0 && after <= base + ttl + lead + SlotClocks.CACHE_MICROS) {
-          long raised = Math.min(base + lead, after);
-          if (raised > wait) {
-            wait = raised;
-            by = l;
-            byLead = lead;
-          }
+      int slot = -1;
+      for (long[] r : records) {
+        if (r[0] < f.fromMicros() || r[0] > f.toMicros() + ttl + SlotClocks.CACHE_MICROS) {
+          continue;
+        }
+        long ahead = (r[1] - report.timeline.wallOfMono(r[0])) * 1000;
+        int s = aheadBy(clocks, ahead, f.fromMicros(), r[0]);
+        if (ahead - skew > lead && s >= 0) {
+          lead = ahead - skew;
+          by = r;
+          slot = s;
         }
       }
       if (by != null) {
-        report.recorderWaits.put(f, wait);
+        report.recorderWaits.put(f, base + lead);
         report.raisedTargets.add(
             String.format(
-                "%s ending %s: %.1f s, a holder of slot %d whose clock stood %.1f s beyond maxSkew"
-                    + " ahead logged newcomers start after %s",
+                "%s ending %s: %.1f s, its loss recorded at %s with lostAt %s, %.1f s beyond"
+                    + " maxSkew ahead, as slot %d's clock stood",
                 f.kind().label(),
                 report.at(f.toMicros()),
-                wait / 1e6,
-                by[0],
-                byLead / 1e6,
-                report.at(by[1])));
+                (base + lead) / 1e6,
+                report.at(by[0]),
+                java.time.Instant.ofEpochMilli(by[1]),
+                lead / 1e6,
+                slot));
       }
     }
   }
 
   /**
-   * The lostUntil of each registry loss a worker logged, at a fence ("newcomers start after") or at
-   * an acquisition that waited for it: {slot, that instant on the harness's monotonic clock}.
+   * A slot whose clock stood at least {@code aheadMicros} ahead from {@code from} to {@code to}.
    */
-  private List<long[]> lossesLogged() throws IOException {
-    List<long[]> found = new ArrayList<>();
-    Path logs = runDir.resolve("logs");
-    if (!Files.isDirectory(logs)) {
-      return found;
-    }
-    try (java.util.stream.Stream<Path> files = Files.list(logs)) {
-      for (Path file : files.sorted().toList()) {
-        String name = file.getFileName().toString();
-        int slot = slotOf(name.replace(".log", ""));
-        if (slot < 0) {
-          continue;
-        }
-        for (String line : Files.readAllLines(file)) {
-          java.util.regex.Matcher m = LOSS_LOGGED.matcher(line);
-          if (m.find()) {
-            String at = m.group(1) != null ? m.group(1) : m.group(2);
-            long wall = java.time.Instant.parse(at).toEpochMilli();
-            found.add(new long[] {slot, report.timeline.monoOfWall(wall)});
-          }
-        }
+  private int aheadBy(SlotClocks clocks, long aheadMicros, long from, long to) {
+    int slots = Integer.parseInt(report.run.getProperty("workers", "0"));
+    for (int slot = 0; slot < slots; slot++) {
+      if (clocks.highestMillis(slot, from, to) * 1000 >= aheadMicros) {
+        return slot;
       }
     }
-    return found;
+    return -1;
   }
-
-  /** A lostUntil in a worker's log: a fence's, or the instant an acquisition waited until. */
-  private static final java.util.regex.Pattern LOSS_LOGGED =
-      java.util.regex.Pattern.compile(
-          "newcomers start after (\\S+)|until (\\S+): namespace .* so that no holder it forgot");
 
   /**
    * For each kill and restart with the clock set back: how far after its end lies the high-water

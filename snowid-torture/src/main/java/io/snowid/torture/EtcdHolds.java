@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * The holds of an etcd registry, from its keys read every few milliseconds: a lease key ({@code
  * P/ns/NS/held/ID}, "token instance", attached to the holder's etcd lease) from the poll before the
- * one that first saw it to the poll that first saw it gone or changed.
+ * one that first saw it to the poll that first saw it gone or changed. Also each loss record
+ * ({@code P/reg/lostAt}, the finder's clock) with the end of the poll that first saw it.
  */
 final class EtcdHolds implements AutoCloseable {
   /*
@@ -62,6 +63,8 @@ final class EtcdHolds implements AutoCloseable {
   private final String prefix;
   private final Map<String, KeyState> keys = new HashMap<>();
   private final List<Hold> holds = new ArrayList<>();
+  private final List<long[]> lossRecords = new ArrayList<>();
+  private String lostAt;
   private final Thread poller;
   private volatile boolean closed;
   private long polls;
@@ -86,8 +89,9 @@ final class EtcdHolds implements AutoCloseable {
   }
 
   /**
-   * Polls the keys under {@code prefix} (e.g. {@code torture/ns/}) of the etcd at {@code
-   * clientUrl}, once now (before any worker starts) and then every {@link #POLL_MILLIS} ms.
+   * Polls the keys under {@code prefix} (the workers' etcd prefix and a slash: {@code torture/}) of
+   * the etcd at {@code clientUrl}, once now (before any worker starts) and then every {@link
+   * #POLL_MILLIS} ms.
    */
   EtcdHolds(String clientUrl, String prefix) throws IOException, InterruptedException {
     this.range = URI.create(clientUrl + "/v3/kv/range");
@@ -165,10 +169,15 @@ final class EtcdHolds implements AutoCloseable {
       Matcher v = VALUE.matcher(kv.group());
       String value = v.find() ? decode(v.group(1)) : "";
       String[] path = key.substring(prefix.length()).split("/");
-      if (path.length == 3 && path[1].equals("held")) {
-        held.put(path[0] + "/" + path[2], value);
-      } else if (path.length == 3 && path[1].equals("mark")) {
-        marks.put(path[0] + "/" + path[2], value);
+      if (path.length == 4 && path[0].equals("ns") && path[2].equals("held")) {
+        held.put(path[1] + "/" + path[3], value);
+      } else if (path.length == 4 && path[0].equals("ns") && path[2].equals("mark")) {
+        marks.put(path[1] + "/" + path[3], value);
+      } else if (path.length == 2 && path[0].equals("reg") && path[1].equals("lostAt")) {
+        if (!value.equals(lostAt) && value.matches("-?\\d+")) {
+          lossRecords.add(new long[] {after, Long.parseLong(value)});
+        }
+        lostAt = value;
       }
     }
     Set<String> all = new HashSet<>(keys.keySet());
@@ -254,6 +263,14 @@ final class EtcdHolds implements AutoCloseable {
       }
     }
     return all;
+  }
+
+  /**
+   * Each loss record seen: {the end of the poll that first saw it (monotonic µs), its lostAt (Unix
+   * ms by the clock of the holder that found the loss)}.
+   */
+  synchronized List<long[]> lossRecords() {
+    return List.copyOf(lossRecords);
   }
 
   synchronized String source() {

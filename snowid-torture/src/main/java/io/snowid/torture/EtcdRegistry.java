@@ -64,7 +64,7 @@ final class EtcdRegistry implements Registry {
     this.port = freePort(bind);
     this.peerPort = freePort(InetAddress.getLoopbackAddress());
     start();
-    this.holds = new EtcdHolds(clientUrl(), "torture/ns/");
+    this.holds = new EtcdHolds(clientUrl(), "torture/");
   }
 
   private static int freePort(InetAddress bind) throws IOException {
@@ -252,6 +252,11 @@ final class EtcdRegistry implements Registry {
     List<Hold> all = holds.holds();
     close();
     return all;
+  }
+
+  @Override
+  public List<long[]> lossRecordsSeen() {
+    return holds.lossRecords();
   }
 
   @Override

@@ -60,6 +60,14 @@ interface Registry extends AutoCloseable {
    */
   List<Hold> stopAndReadHolds(Timeline timeline) throws IOException, InterruptedException;
 
+  /**
+   * The loss records of a registry whose records carry the finder's clock, as they appeared: {when
+   * first seen (monotonic µs), the record's lostAt (Unix ms)}; empty where none is watched.
+   */
+  default List<long[]> lossRecordsSeen() {
+    return List.of();
+  }
+
   /** Stops the registry if it still runs (also after a failed run); never throws. */
   @Override
   void close();

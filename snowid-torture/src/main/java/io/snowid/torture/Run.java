@@ -212,6 +212,11 @@ final class Run implements AutoCloseable {
       holds.append(h.line()).append('\n');
     }
     Files.writeString(dir.resolve("holds.txt"), holds);
+    StringBuilder losses = new StringBuilder();
+    for (long[] l : registry.lossRecordsSeen()) {
+      losses.append(l[0]).append(' ').append(l[1]).append('\n');
+    }
+    Files.writeString(dir.resolve("losses.txt"), losses);
     say("holds from %s", registry.holdsSource());
     say("checking");
     Checker.Report report = Checker.check(dir, options.availability());

@@ -12,8 +12,11 @@ import java.util.regex.Pattern;
  * force), and its restore takes that step back.
  */
 final class SlotClocks {
-  /** How long libfaketime may keep a slot's old offset after its file changed. */
-  static final long CACHE_MICROS = 1_000_000;
+  /**
+   * How long libfaketime may keep a slot's old offset after its file changed: it reads the file
+   * again once whole seconds since its last read exceed FAKETIME_CACHE_DURATION (1), so up to 2 s.
+   */
+  static final long CACHE_MICROS = 2_000_000;
 
   private static final Pattern STEPPED = Pattern.compile("step (-?\\d+)ms to offset (-?\\d+)ms");
   private static final Pattern RESTARTED =

@@ -671,19 +671,19 @@ class CheckerTest {
   }
 
   /**
-   * An etcd rollback of every slot from 10 s to 10.5 s, slot 0 stalled from it until 24 s (13.5 s
-   * after it), while slot 1's wall clock was stepped 6 s ahead from 8 s until {@code stepBackAt};
-   * slot 1 logged newcomers start after 24 s.
+   * A rollback of every slot from 10 s to 10.5 s, slot 0 stalled from it until 24 s (13.5 s after
+   * it), while slot 1's wall clock was stepped as {@code detail} says from {@code from} to {@code
+   * to}; the harness saw the registry's loss record appear at {@code seen} with {@code lostAt}
+   * (ms).
    */
-  private void etcdRollbackWhileSlotOnesClockRanAheadUntil(String coordinator, long stepBackAt)
-      throws IOException {
-    rollbackWithSlotOneStepped(coordinator, 8_000, stepBackAt, "step 5000ms to offset 6000ms");
-    lossLogged("w1-0", 24_000);
-  }
-
-  /** The rollback above, slot 1's clock stepped from {@code from} to {@code to} as detailed. */
-  private void rollbackWithSlotOneStepped(
-      String coordinator, long from, long to, String detail, FaultLog.Applied... more)
+  private void rollbackRecorded(
+      String coordinator,
+      long from,
+      long to,
+      String detail,
+      long seen,
+      long lostAt,
+      FaultLog.Applied... more)
       throws IOException {
     slotZeroStalled(coordinator, 10_000, 24_000);
     slotStalled("w1-0", 4, 30_000, 30_000);
@@ -698,90 +698,69 @@ class CheckerTest {
         new FaultLog.Applied(FaultKind.REGISTRY_ROLLBACK, -1, 10_000_000, 10_500_000, "all", 0, "")
             .line());
     Files.write(dir.resolve("faults.log"), lines);
+    Files.writeString(dir.resolve("losses.txt"), seen * 1000 + " " + lostAt + "\n");
   }
 
-  /** {@code instance}'s log: a renewal fenced, newcomers start after {@code lostUntil} (ms). */
-  private void lossLogged(String instance, long lostUntil) throws IOException {
-    Files.createDirectories(dir.resolve("logs"));
-    Files.writeString(
-        dir.resolve("logs/" + instance + ".log"),
-        "Nov 29, 2026 5:34:30 AM io.snowid.lease.LeaseHolder fence\n"
-            + "WARNING: snowid fenced node {datacenter=0, worker=4}: its lease was not renewed on"
-            + " etcd://127.0.0.1:2379: etcd lost or rolled back writes; newcomers start after "
-            + java.time.Instant.ofEpochMilli(lostUntil)
-            + "\n");
-  }
+  private static final String SIX_AHEAD = "step 5000ms to offset 6000ms";
 
   // etcd's loss records carry the finding holder's clock: one stepped 6.5 s ahead found a rollback
   // and every newcomer waited until its lostUntil, 13.5 s after the rollback where 13 s were due
-  // (the 600 s etcd run, slot 6's clock-forward ending 0.7 s before the rollback did).
+  // (the 600 s etcd run, slot 6's clock-forward ending 0.7 s before the rollback did). Here the
+  // record appeared at 10.6 s dated 5.995 s ahead, and slot 1's clock stood 6 s ahead.
   @Test
-  void check_etcdRollbackFoundByAHolderWithItsClockAhead_targetIncludesThatClocksLead()
-      throws IOException {
-    etcdRollbackWhileSlotOnesClockRanAheadUntil("etcd://", 10_200);
+  void check_etcdRollbackRecordedByAClockAhead_targetIncludesThatClocksLead() throws IOException {
+    rollbackRecorded("etcd://", 8_000, 10_200, SIX_AHEAD, 10_600, 16_595);
 
     Checker.Report r = check();
 
     assertThat(r.text())
         .contains("registry-rollback     1  longest stall   14.000 s  after healing  13.500 s")
         .contains(
-            "a holder of slot 1 whose clock stood 5.0 s beyond maxSkew ahead logged newcomers"
-                + " start after 1970-01-01T00:00:24Z")
+            "registry-rollback ending 1970-01-01T00:00:10.500Z: 13.0 s, its loss recorded at"
+                + " 1970-01-01T00:00:10.600Z with lostAt 1970-01-01T00:00:16.595Z, 5.0 s beyond"
+                + " maxSkew ahead, as slot 1's clock stood")
         .contains("availability: every target met");
   }
 
-  @Test
-  void check_etcdRollbackAfterAClockStepTakenBackMoreThanASecondBefore_notRaised()
-      throws IOException {
-    etcdRollbackWhileSlotOnesClockRanAheadUntil("etcd://", 9_400);
-
-    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
-  }
-
-  // Only a holder that found the loss dated its lostUntil: the true clock of slot 0 found it
-  // (w0-0);
-  // or slot 1's step began 16 s in, more than a lease time (5 s) after the rollback ended.
+  /**
+   * Not raised: the step was taken back more than libfaketime's 2 s before the rollback began; no
+   * clock stood 6 s ahead (a product that dated lostAt ahead of its clock); the record was dated
+   * within maxSkew (a true clock found the loss while slot 1's stood ahead); the record appeared
+   * more than a lease time and 2 s after the rollback ended (another loss's).
+   */
   @ParameterizedTest
-  @CsvSource({"w0-0, 8000, 10200", "w1-0, 16000, 20000"})
-  void check_etcdRollbackNotFoundByAClockAheadWithinALeaseTime_notRaised(
-      String finder, long stepFrom, long stepTo) throws IOException {
-    rollbackWithSlotOneStepped("etcd://", stepFrom, stepTo, "step 5000ms to offset 6000ms");
-    lossLogged(finder, 24_000);
+  @CsvSource({
+    "5000, 7900, step 5000ms to offset 6000ms, 10600, 16595",
+    "8000, 10200, step 0ms to offset 300ms, 10600, 16595",
+    "8000, 10200, step 5000ms to offset 6000ms, 10600, 11400",
+    "8000, 20000, step 5000ms to offset 6000ms, 18000, 23995"
+  })
+  void check_etcdRollbackRecordNotExplainedByAClockAhead_notRaised(
+      long from, long to, String detail, long seen, long lostAt) throws IOException {
+    rollbackRecorded("etcd://", from, to, detail, seen, lostAt);
 
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }
 
-  // The lostUntil slot 1 logged lies 9.5 s after the rollback: its clock's lead when it found the
-  // loss was less than its furthest in the window, and the wait is raised that far only.
-  @Test
-  void check_etcdRollbackWhoseAheadFinderLoggedAnEarlierLostUntil_raisedOnlyToIt()
-      throws IOException {
-    rollbackWithSlotOneStepped("etcd://", 8_000, 10_200, "step 5000ms to offset 6000ms");
-    lossLogged("w1-0", 20_000);
-
-    assertThat(check().text())
-        .contains("logged newcomers start after 1970-01-01T00:00:20Z")
-        .contains("registry-rollback (median 13.500 s, target 11.5 s");
-  }
-
-  // A clock-back of slot 1 from 9 s to 12 s composed with the forward step: its clock stood 0.5 s
-  // and then at most 1 s (maxSkew) ahead within a lease time of the rollback's end.
+  // A clock-back of slot 1 from 7 s to 12 s composed with the forward step: its clock stood 0.5 s
+  // ahead from 7 s, and the 6 s offset before that counts until 9 s.
   @Test
   void check_etcdRollbackWhileAClockBackOffsetTheForwardStep_notRaised() throws IOException {
-    rollbackWithSlotOneStepped(
+    rollbackRecorded(
         "etcd://",
-        8_000,
-        10_200,
-        "step 5000ms to offset 6000ms",
+        5_000,
+        12_000,
+        SIX_AHEAD,
+        10_600,
+        16_595,
         new FaultLog.Applied(
             FaultKind.CLOCK_BACK,
             1,
-            9_000_000,
+            7_000_000,
             12_000_000,
             "1",
             5_500,
             "step -5500ms to offset 500ms"));
-    lossLogged("w1-0", 24_000);
 
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }
@@ -791,7 +770,7 @@ class CheckerTest {
   @ValueSource(strings = {"zookeeper://", "jdbc:postgresql://", "redis://"})
   void check_rollbackWhileAHoldersClockRanAheadOnAnotherRegistry_notRaised(String coordinator)
       throws IOException {
-    etcdRollbackWhileSlotOnesClockRanAheadUntil(coordinator, 10_200);
+    rollbackRecorded(coordinator, 8_000, 10_200, SIX_AHEAD, 10_600, 16_595);
 
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }

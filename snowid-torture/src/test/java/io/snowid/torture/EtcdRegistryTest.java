@@ -128,4 +128,48 @@ class EtcdRegistryTest {
           .anySatisfy(h -> assertThat(h.toMicros()).isGreaterThanOrEqualTo(rolledBack + 2_000_000));
     }
   }
+
+  private void recordLoss(long lostAt) throws Exception {
+    call(
+        "/v3/kv/put",
+        "{\"key\":\""
+            + b64("torture/reg/lostAt")
+            + "\",\"value\":\""
+            + b64(Long.toString(lostAt))
+            + "\"}");
+  }
+
+  // The checker dates a loss record's clock by when the harness first saw it (Checker
+  // aheadRecorders): each new lostAt once, no earlier than its write.
+  @Test
+  void lossRecordsSeen_eachNewLostAtOnceNoEarlierThanItsWrite() throws Exception {
+    Timeline timeline = new Timeline();
+    timeline.sample();
+    try (EtcdRegistry registry =
+        new EtcdRegistry(
+            dir,
+            InetAddress.getLoopbackAddress(),
+            instance -> 2_000,
+            "namespace=t",
+            new Pids(dir.resolve("pids")))) {
+      url = "http://" + registry.endpoint().getHostString() + ":" + registry.endpoint().getPort();
+      hold(5, "w0-1", 5000);
+      long first = Timeline.monoMicros();
+      recordLoss(1_000);
+      Thread.sleep(100);
+      recordLoss(1_000); // the same record written again
+      Thread.sleep(100);
+      long second = Timeline.monoMicros();
+      recordLoss(2_000);
+      Thread.sleep(100);
+
+      registry.stopAndReadHolds(timeline);
+
+      assertThat(registry.lossRecordsSeen()).hasSize(2);
+      assertThat(registry.lossRecordsSeen().get(0)[0]).isGreaterThan(first);
+      assertThat(registry.lossRecordsSeen().get(0)[1]).isEqualTo(1_000);
+      assertThat(registry.lossRecordsSeen().get(1)[0]).isGreaterThan(second);
+      assertThat(registry.lossRecordsSeen().get(1)[1]).isEqualTo(2_000);
+    }
+  }
 }

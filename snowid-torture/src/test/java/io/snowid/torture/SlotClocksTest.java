@@ -28,10 +28,10 @@ class SlotClocksTest {
     assertThat(clocks.highestMillis(2, 0, 500_000)).isEqualTo(300);
     assertThat(clocks.highestMillis(2, 2_000_000, 3_000_000)).isEqualTo(2_300);
     assertThat(clocks.highestMillis(2, 5_000_000, 5_000_000)).isEqualTo(5_300);
-    // libfaketime keeps the old offset for up to a second after the restore at 6 s
-    assertThat(clocks.highestMillis(2, 6_900_000, 8_000_000)).isEqualTo(5_300);
-    assertThat(clocks.highestMillis(2, 7_100_000, 8_000_000)).isEqualTo(2_300);
-    assertThat(clocks.highestMillis(2, 11_100_000, 20_000_000)).isEqualTo(300);
+    // libfaketime keeps the old offset for up to 2 s after the restore at 6 s
+    assertThat(clocks.highestMillis(2, 7_900_000, 9_000_000)).isEqualTo(5_300);
+    assertThat(clocks.highestMillis(2, 8_100_000, 9_000_000)).isEqualTo(2_300);
+    assertThat(clocks.highestMillis(2, 12_100_000, 20_000_000)).isEqualTo(300);
   }
 
   @Test
@@ -42,18 +42,18 @@ class SlotClocksTest {
                 new FaultLog.Applied(
                     FaultKind.RESTART_CLOCK_BACK,
                     1,
-                    1_000_000,
+                    0,
                     9_000_000,
                     "1",
                     6_000,
                     "replacement started at offset -5500ms"),
                 forward(1, 3_000, 5_000, 7_000, 1_500)));
 
-    assertThat(clocks.highestMillis(1, 0, 900_000)).isEqualTo(500);
+    assertThat(clocks.highestMillis(1, -900_000, -100_000)).isEqualTo(500);
     assertThat(clocks.highestMillis(1, 2_100_000, 2_900_000)).isEqualTo(-5_500);
     assertThat(clocks.highestMillis(1, 3_500_000, 3_500_000)).isEqualTo(1_500);
-    assertThat(clocks.highestMillis(1, 6_100_000, 8_000_000)).isEqualTo(-5_500);
-    assertThat(clocks.highestMillis(1, 10_100_000, 11_000_000)).isEqualTo(500);
+    assertThat(clocks.highestMillis(1, 7_100_000, 8_000_000)).isEqualTo(-5_500);
+    assertThat(clocks.highestMillis(1, 11_100_000, 12_000_000)).isEqualTo(500);
   }
 
   @Test
