@@ -647,12 +647,19 @@ final class Checker {
       long lead = 0;
       long[] by = null;
       int slot = -1;
+      long until = f.toMicros() + ttl + SlotClocks.CACHE_MICROS;
+      for (FaultLog.Applied g : report.faults) {
+        if (g.kind().onRegistry() && g.fromMicros() > f.fromMicros()) {
+          until = Math.min(until, g.fromMicros()); // records after it may be that fault's
+        }
+      }
       for (long[] r : records) {
-        if (r[0] < f.fromMicros() || r[0] > f.toMicros() + ttl + SlotClocks.CACHE_MICROS) {
+        if (r[0] < f.fromMicros() || r[0] > until) {
           continue;
         }
         long ahead = (r[1] - report.timeline.wallOfMono(r[0])) * 1000;
-        int s = aheadBy(clocks, ahead, f.fromMicros(), r[0]);
+        // the finder read its clock before its call, sent up to ttl / 2 before the fault began
+        int s = aheadBy(clocks, ahead, f.fromMicros() - ttl / 2, r[0]);
         if (ahead - skew > lead && s >= 0) {
           lead = ahead - skew;
           by = r;
@@ -677,12 +684,14 @@ final class Checker {
   }
 
   /**
-   * A slot whose clock stood at least {@code aheadMicros} ahead from {@code from} to {@code to}.
+   * A slot whose clock stood at least {@code aheadMicros} ahead from {@code from} to {@code to} (on
+   * the default time source, which slews back after a step: its source), or -1.
    */
   private int aheadBy(SlotClocks clocks, long aheadMicros, long from, long to) {
     int slots = Integer.parseInt(report.run.getProperty("workers", "0"));
     for (int slot = 0; slot < slots; slot++) {
-      if (clocks.highestMillis(slot, from, to) * 1000 >= aheadMicros) {
+      boolean slews = report.run.getProperty("slot." + slot, "").startsWith("monotonic");
+      if (clocks.highestMillis(slot, from, to, slews) * 1000 >= aheadMicros) {
         return slot;
       }
     }

@@ -64,7 +64,7 @@ final class EtcdHolds implements AutoCloseable {
   private final Map<String, KeyState> keys = new HashMap<>();
   private final List<Hold> holds = new ArrayList<>();
   private final List<long[]> lossRecords = new ArrayList<>();
-  private String lostAt;
+  private final Set<String> lostAts = new HashSet<>();
   private final Thread poller;
   private volatile boolean closed;
   private long polls;
@@ -174,10 +174,9 @@ final class EtcdHolds implements AutoCloseable {
       } else if (path.length == 4 && path[0].equals("ns") && path[2].equals("mark")) {
         marks.put(path[1] + "/" + path[3], value);
       } else if (path.length == 2 && path[0].equals("reg") && path[1].equals("lostAt")) {
-        if (!value.equals(lostAt) && value.matches("-?\\d+")) {
+        if (value.matches("-?\\d+") && lostAts.add(value)) { // a restore brings back old ones
           lossRecords.add(new long[] {after, Long.parseLong(value)});
         }
-        lostAt = value;
       }
     }
     Set<String> all = new HashSet<>(keys.keySet());

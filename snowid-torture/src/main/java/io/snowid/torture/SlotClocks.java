@@ -46,12 +46,16 @@ final class SlotClocks {
   }
 
   /**
-   * The furthest ahead the slot's wall clock stood at any time from {@code fromMicros} to {@code
+   * The furthest ahead the slot's clock stood at any time from {@code fromMicros} to {@code
    * toMicros}, in milliseconds, counting an offset for {@link #CACHE_MICROS} after it changed; 0
    * for a slot no clock fault moved (a standing offset is within maxSkew).
+   *
+   * @param slews whether the slot's time source slews back at 0.9 when its wall clock steps back
+   *     (the default, monotonic one: it stays ahead, losing 0.1 s a second), rather than follow it
    */
-  long highestMillis(int slot, long fromMicros, long toMicros) {
+  long highestMillis(int slot, long fromMicros, long toMicros, boolean slews) {
     Long offset = null;
+    long source = 0; // the time source's offset at the segment's start
     long highest = Long.MIN_VALUE;
     long since = Long.MIN_VALUE;
     for (Change c : changes) {
@@ -60,19 +64,32 @@ final class SlotClocks {
       }
       if (offset == null) {
         offset = c.to() != null ? c.to() - c.by() : 0; // the standing offset before the first
+        source = offset;
       }
       if (c.atMicros() + CACHE_MICROS >= fromMicros && since <= toMicros) {
-        highest = Math.max(highest, offset);
+        highest = Math.max(highest, at(offset, source, since, Math.max(since, fromMicros), slews));
       }
+      source = at(offset, source, since, c.atMicros(), slews);
       offset = c.to() != null ? c.to() : offset + c.by();
+      source = Math.max(source, offset);
       since = c.atMicros();
     }
     if (offset == null) {
       return 0;
     }
     if (since <= toMicros) {
-      highest = Math.max(highest, offset);
+      highest = Math.max(highest, at(offset, source, since, Math.max(since, fromMicros), slews));
     }
     return highest;
+  }
+
+  /**
+   * The offset at {@code t} of a segment from {@code since} whose source started at {@code source}.
+   */
+  private static long at(long offset, long source, long since, long t, boolean slews) {
+    if (!slews || since == Long.MIN_VALUE) {
+      return offset;
+    }
+    return Math.max(offset, source - (t - since) / 10_000);
   }
 }

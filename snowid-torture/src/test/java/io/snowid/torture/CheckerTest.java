@@ -723,14 +723,15 @@ class CheckerTest {
   }
 
   /**
-   * Not raised: the step was taken back more than libfaketime's 2 s before the rollback began; no
-   * clock stood 6 s ahead (a product that dated lostAt ahead of its clock); the record was dated
-   * within maxSkew (a true clock found the loss while slot 1's stood ahead); the record appeared
-   * more than a lease time and 2 s after the rollback ended (another loss's).
+   * Not raised: the step was taken back more than libfaketime's 2 s before half a lease time (a
+   * call's bound) before the rollback began; no clock stood 6 s ahead (a product that dated lostAt
+   * ahead of its clock); the record was dated within maxSkew (a true clock found the loss while
+   * slot 1's stood ahead); the record appeared more than a lease time and 2 s after the rollback
+   * ended (another loss's).
    */
   @ParameterizedTest
   @CsvSource({
-    "5000, 7900, step 5000ms to offset 6000ms, 10600, 16595",
+    "2000, 5400, step 5000ms to offset 6000ms, 10600, 16595",
     "8000, 10200, step 0ms to offset 300ms, 10600, 16595",
     "8000, 10200, step 5000ms to offset 6000ms, 10600, 11400",
     "8000, 20000, step 5000ms to offset 6000ms, 18000, 23995"
@@ -742,13 +743,59 @@ class CheckerTest {
     assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
   }
 
-  // A clock-back of slot 1 from 7 s to 12 s composed with the forward step: its clock stood 0.5 s
-  // ahead from 7 s, and the 6 s offset before that counts until 9 s.
+  // Slot 1's step was taken back 5 s before the rollback: its wall clock stood 0.3 s ahead by then,
+  // but the default time source slews back at 0.9 and dates a lostAt 5.5 s ahead at 10.6 s.
+  @ParameterizedTest
+  @CsvSource({
+    "monotonic, availability: every target met",
+    "wait, 'registry-rollback (median 13.500 s, target 10.0 s'"
+  })
+  void check_etcdRollbackRecordedAfterTheStepWasTakenBack_raisedOnlyForASourceThatSlews(
+      String mode, String verdict) throws IOException {
+    rollbackRecorded("etcd://", 0, 5_000, SIX_AHEAD, 10_600, 16_100);
+    Files.writeString(
+        dir.resolve("run.properties"),
+        "slot.1=" + mode + ", worker=7, leased\n",
+        java.nio.file.StandardOpenOption.APPEND);
+
+    assertThat(check().text()).contains(verdict);
+  }
+
+  // Two records: one 9 s ahead, which no clock explains, and one 5.995 s ahead, as slot 1's stood.
+  @Test
+  void check_etcdRollbackWithTwoRecords_raisedByTheOneAClockExplains() throws IOException {
+    rollbackRecorded("etcd://", 8_000, 10_200, SIX_AHEAD, 10_600, 16_595);
+    Files.writeString(
+        dir.resolve("losses.txt"), "10700000 19700\n", java.nio.file.StandardOpenOption.APPEND);
+
+    assertThat(check().text())
+        .contains("with lostAt 1970-01-01T00:00:16.595Z, 5.0 s beyond maxSkew ahead")
+        .contains("availability: every target met");
+  }
+
+  // A registry restart began at 12 s, within the rollback's lease time: a record seen after it may
+  // be the restart's, and does not raise the rollback's wait.
+  @Test
+  void check_etcdRollbackWithARecordAfterTheNextRegistryFaultBegan_notRaised() throws IOException {
+    rollbackRecorded(
+        "etcd://",
+        8_000,
+        14_000,
+        SIX_AHEAD,
+        12_600,
+        18_595,
+        new FaultLog.Applied(FaultKind.REGISTRY_RESTART, -1, 12_000_000, 12_200_000, "all", 0, ""));
+
+    assertThat(check().text()).contains("registry-rollback (median 13.500 s, target 10.0 s");
+  }
+
+  // A clock-back of slot 1 from 5 s to 12 s composed with the forward step: its clock stood 0.5 s
+  // ahead from 5 s, and the 6 s offset before that counts until 7 s, before 7.5 s.
   @Test
   void check_etcdRollbackWhileAClockBackOffsetTheForwardStep_notRaised() throws IOException {
     rollbackRecorded(
         "etcd://",
-        5_000,
+        3_000,
         12_000,
         SIX_AHEAD,
         10_600,
@@ -756,7 +803,7 @@ class CheckerTest {
         new FaultLog.Applied(
             FaultKind.CLOCK_BACK,
             1,
-            7_000_000,
+            5_000_000,
             12_000_000,
             "1",
             5_500,
