@@ -76,18 +76,24 @@ class EtcdRegistryTest {
         .contains("\"kvs\"");
   }
 
-  @Test
-  void holds_coverWhatTheHolderSaw_acrossRestartAndRollback() throws Exception {
-    Timeline timeline = new Timeline();
-    timeline.sample();
-    try (EtcdRegistry registry =
+  /** The run's private etcd, each worker's etcd lease 2 s, with {@link #call} pointed at it. */
+  private EtcdRegistry start() throws Exception {
+    EtcdRegistry registry =
         new EtcdRegistry(
             dir,
             InetAddress.getLoopbackAddress(),
             instance -> 2_000,
             "namespace=t",
-            new Pids(dir.resolve("pids")))) {
-      url = "http://" + registry.endpoint().getHostString() + ":" + registry.endpoint().getPort();
+            new Pids(dir.resolve("pids")));
+    url = "http://" + registry.endpoint().getHostString() + ":" + registry.endpoint().getPort();
+    return registry;
+  }
+
+  @Test
+  void holds_coverWhatTheHolderSaw_acrossRestartAndRollback() throws Exception {
+    Timeline timeline = new Timeline();
+    timeline.sample();
+    try (EtcdRegistry registry = start()) {
       hold(5, "w0-1", 5000);
       long held5 = Timeline.monoMicros();
       Thread.sleep(50);
@@ -146,14 +152,7 @@ class EtcdRegistryTest {
   void lossRecordsSeen_eachNewLostAtOnceAfterItsWrite() throws Exception {
     Timeline timeline = new Timeline();
     timeline.sample();
-    try (EtcdRegistry registry =
-        new EtcdRegistry(
-            dir,
-            InetAddress.getLoopbackAddress(),
-            instance -> 2_000,
-            "namespace=t",
-            new Pids(dir.resolve("pids")))) {
-      url = "http://" + registry.endpoint().getHostString() + ":" + registry.endpoint().getPort();
+    try (EtcdRegistry registry = start()) {
       hold(5, "w0-1", 5000);
       long first = Timeline.monoMicros();
       recordLoss(1_000);
