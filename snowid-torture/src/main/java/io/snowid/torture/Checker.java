@@ -620,8 +620,10 @@ final class Checker {
    * product keeps a lostAt ahead of its own clock rather than trust its own clock, which may be the
    * one behind: docs/design.md §9). The harness saw each record appear ({@code losses.txt}); the
    * record's lostAt less the real time then is at most its finder's lead. The wait is raised by
-   * that lead beyond maxSkew for a record that appeared within a lease time of the loss's end, if
-   * some slot's clock, composed from every clock fault, stood that far ahead since the loss began.
+   * that lead beyond maxSkew for a record that appeared within a lease time (and libfaketime's
+   * cache) of the loss's end and before the next registry fault began, if some slot's clock,
+   * composed from every clock fault, stood that far ahead from half a lease time (a call's bound)
+   * before the loss began until the record appeared.
    */
   private void aheadRecorders() throws IOException {
     String coordinator = report.run.getProperty("coordinator", "file:");
@@ -690,7 +692,8 @@ final class Checker {
   private int aheadBy(SlotClocks clocks, long aheadMicros, long from, long to) {
     int slots = Integer.parseInt(report.run.getProperty("workers", "0"));
     for (int slot = 0; slot < slots; slot++) {
-      boolean slews = report.run.getProperty("slot." + slot, "").startsWith("monotonic");
+      boolean slews =
+          report.run.getProperty("slot." + slot, "").startsWith(TimeMode.MONOTONIC + ",");
       if (clocks.highestMillis(slot, from, to, slews) * 1000 >= aheadMicros) {
         return slot;
       }
@@ -978,7 +981,9 @@ final class Checker {
     /** Per kill and restart-clock-back: its end to the ended holder's recorded mark (µs). */
     final Map<FaultLog.Applied, Long> markWaits = new HashMap<>();
 
-    /** Per registry loss on etcd: its end to the lostUntil a holder's clock ahead recorded (µs). */
+    /**
+     * Per registry loss on etcd: its wait, raised by the lead of a clock ahead that recorded it.
+     */
     final Map<FaultLog.Applied, Long> recorderWaits = new HashMap<>();
 
     /** The kills whose target a recorded mark raised beyond ttl - margin, each with its mark. */

@@ -17,8 +17,9 @@ final class FakeClocks {
    * default time source's System.nanoTime() must stay real for a step to mean anything, and the
    * workers' ID times (nanoTime) stay comparable with the harness's. FAKETIME_CACHE_DURATION=1:
    * libfaketime reads the file again once whole seconds since its last read exceed 1, so a step
-   * takes effect within 2 s of the write (the fault log has the write's time). NO_FAKE_STAT=1: file times stay the kernel's,
-   * as on a real host whose clock stepped. FAKETIME_FORCE_MONOTONIC_FIX=0: with that fix (on by
+   * takes effect within 2 s of the write (the fault log has the write's time). NO_FAKE_STAT=1:
+   * file times stay the kernel's, as on a real host whose clock stepped.
+   * FAKETIME_FORCE_MONOTONIC_FIX=0: with that fix (on by
    * default with this glibc) the JVM's timed waits, on the real monotonic clock, return at once and
    * its service threads spin: seconds of CPU at every start, which the stalls measured.
    */
